@@ -1,0 +1,198 @@
+/* r_client.h - public C API of the Ratelimitly client (api.md).
+ *
+ * Foundation surface: error codes, request/guard/report value types,
+ * credential parsing (wire_protocol.md "Bech32 Credential Formats"),
+ * content-defined IDs (wire_protocol.md "Content-defined resource identity",
+ * "Content-defined latency-tracker identity") and server_id decoding
+ * (wire_protocol.md "Structured server_id Format", r-client.md 9.1).
+ *
+ * All functions are reentrant and touch no global state.
+ */
+#ifndef R_CLIENT_H
+#define R_CLIENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "r_client_export.h"
+#include "r_client_io.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Error codes (api.md "Error Codes"). All errors are negative. -------- */
+typedef enum {
+    RCLIENT_OK = 0,
+    RCLIENT_ERR_TIMEOUT = -1,  /* no acceptable response before the deadline */
+    RCLIENT_ERR_DNS = -2,      /* no servers currently known */
+    RCLIENT_ERR_IO = -3,       /* UDP send / socket / clock failure */
+    RCLIENT_ERR_PROTOCOL = -4, /* does not fit one datagram, quota shape, malformed ingress */
+    RCLIENT_ERR_AUTH = -5,     /* random source or local encryption failed; auth type/cookie mismatch */
+    RCLIENT_ERR_CONFIG = -6,   /* invalid arguments, credential or policy */
+    RCLIENT_ERR_NOMEM = -7     /* allocation failure */
+} r_client_error_t;
+
+/* Static, human-readable name of an error code ("RCLIENT_ERR_DNS", ...).
+ * Never returns NULL; unknown codes give "RCLIENT_ERR_UNKNOWN". */
+RCLIENT_API const char *r_client_strerror(int err);
+
+/* ---- Protocol limits ------------------------------------------------------ */
+#define R_CLIENT_MAX_DATAGRAM 1200u      /* wire_protocol.md: whole UDP payload */
+#define R_CLIENT_ID_LEN 16u              /* bucket_id, latency_tracker_id, unique_id */
+#define R_CLIENT_SECRET_LEN 32u          /* cookie value or AES-256 key */
+#define R_CLIENT_SERVER_EPOCH_S 1735689600ull /* 2025-01-01T00:00:00Z */
+
+/* ---- Request value types (r-client.md 5.2-5.4) ------------------------------ */
+
+/* One resource consumption: tokens_requested tokens from the bucket whose
+ * capacity is rate_limit tokens per window_size_ms. bucket_id is derived with
+ * r_client_derive_bucket_id() from the name, window_size_ms and rate_limit. */
+typedef struct {
+    uint8_t bucket_id[R_CLIENT_ID_LEN];
+    uint32_t window_size_ms;   /* ms; must be <= the key's rate_window_size_ms_max */
+    uint32_t rate_limit;       /* tokens per window */
+    uint16_t tokens_requested;
+} r_resource_request_t;
+
+/* One latency guard: the request is denied when the tracker's current latency
+ * is >= threshold_ms (r-client.md 7.1.2). latency_tracker_id is derived with
+ * r_client_derive_latency_tracker_id() from the name and the four settings. */
+typedef struct {
+    uint8_t latency_tracker_id[R_CLIENT_ID_LEN];
+    uint32_t threshold_ms;         /* wire latency_threshold, ms */
+    uint32_t ttl_ms;               /* sample lifetime, ms */
+    uint32_t max_samples;
+    uint32_t buffer_size;          /* must be <= the key's latency_buffer_size_max */
+    uint32_t min_sample_threshold;
+} r_latency_guard_t;
+
+/* One observation for a latency report (wire "Service Latency Block"). */
+typedef struct {
+    uint8_t latency_tracker_id[R_CLIENT_ID_LEN];
+    uint32_t ttl_ms;
+    uint32_t max_samples;
+    uint32_t buffer_size;
+    uint32_t min_sample_threshold;
+    uint32_t observed_latency;     /* ms */
+} r_service_latency_report_t;
+
+/* ---- Credentials (wire_protocol.md "Bech32 Credential Formats") ------------ */
+
+typedef enum {
+    R_AUTH_UNSPECIFIED = 0, /* in configuration: no assertion */
+    R_AUTH_NONE = 1,        /* rl-none   */
+    R_AUTH_COOKIE = 2,      /* rl-cookie */
+    R_AUTH_AES = 3          /* rl-aes    */
+} r_auth_type_t;
+
+/* Decoded version-1 quota word (wire_protocol.md "API-key quota word"). */
+typedef struct {
+    uint32_t rate_buckets_max;        /* 2^0 .. 2^24 */
+    uint32_t latency_services_max;    /* 2^0 .. 2^24 */
+    uint32_t metrics_labels_max;      /* 2^0 .. 2^31 */
+    uint32_t latency_buffer_size_max; /* 2^0 .. 2^15 */
+    uint32_t dedup_ttl_ms_max;        /* 10 .. 2000, multiple of 10 */
+    uint32_t rate_window_size_ms_max; /* 2^0 .. 2^30, or 4294967295 */
+} r_api_key_quotas_t;
+
+/* Why a credential was rejected: the error classes of the vector schema,
+ * in the order they are checked. */
+typedef enum {
+    R_KEY_OK = 0,
+    R_KEY_ERR_BECH32 = 1,  /* bad string, checksum, charset, mixed case, no separator, padding */
+    R_KEY_ERR_HRP = 2,     /* human-readable part not one the caller accepts */
+    R_KEY_ERR_LENGTH = 3,  /* payload size wrong for the HRP (includes legacy payloads) */
+    R_KEY_ERR_VERSION = 4, /* format_version is not 1 */
+    R_KEY_ERR_QUOTA = 5    /* packed quota word breaks a version-1 rule */
+} r_key_error_t;
+
+/* Diagnostic for a rejected credential. */
+typedef struct {
+    r_key_error_t reason;
+    char message[112];     /* NUL-terminated, names the failed rule; never holds secret bytes */
+} r_key_diag_t;
+
+/* Decoded API key. secret holds raw cookie/AES material: the caller owns this
+ * struct and should cleanse it (OPENSSL_cleanse) when done (api.md "Credentials"). */
+typedef struct {
+    r_auth_type_t type;
+    uint64_t key_id;
+    bool has_secret;                      /* false for rl-none */
+    uint8_t secret[R_CLIENT_SECRET_LEN];  /* zero when !has_secret */
+    uint32_t quota_word;
+    r_api_key_quotas_t quotas;
+} r_auth_key_info_t;
+
+/* Validate and decode an API-key credential (rl-none, rl-cookie, rl-aes,
+ * format version 1).
+ * key:      the Bech32 text; key_len its byte length, or 0 for a NUL-terminated string.
+ * out_info: receives the decoded key; left untouched on failure.
+ * Returns RCLIENT_OK, or RCLIENT_ERR_CONFIG for a NULL argument or any invalid
+ * credential (rl-secret included: it is not an API key). */
+RCLIENT_API int r_client_parse_auth_key(const char *key, size_t key_len, r_auth_key_info_t *out_info);
+
+/* As r_client_parse_auth_key, and on failure fills out_diag (may be NULL)
+ * with the rejection class and a message naming the failed rule. */
+RCLIENT_API int r_client_parse_auth_key_diag(const char *key, size_t key_len,
+                                             r_auth_key_info_t *out_info, r_key_diag_t *out_diag);
+
+/* Decode a version-1 quota word. Returns RCLIENT_OK or RCLIENT_ERR_CONFIG
+ * (out_diag, may be NULL, names the rule: reason R_KEY_ERR_QUOTA). */
+RCLIENT_API int r_client_decode_quota_word(uint32_t quota_word, r_api_key_quotas_t *out_quotas,
+                                           r_key_diag_t *out_diag);
+
+/* Write the default tenant DNS name "c-<key_id>.p0.ratelimitly.com" (api.md
+ * "Configuration") into buf (cap bytes, NUL-terminated).
+ * Returns RCLIENT_OK, or RCLIENT_ERR_CONFIG when buf is NULL or too small
+ * (at most 44 bytes are needed including the NUL). */
+RCLIENT_API int r_client_format_default_tenant_dns(uint64_t key_id, char *buf, size_t cap);
+
+/* ---- Content-defined IDs ---------------------------------------------------- */
+
+/* bucket_id = first 16 bytes of BLAKE2s-256("ratelimitly.resource.v1\0" ||
+ * u32le(name_len) || name || u32le(window_size_ms) || u32le(rate_limit)).
+ * name may hold zero bytes; name may be NULL only when name_len is 0.
+ * Returns RCLIENT_OK, or RCLIENT_ERR_CONFIG for a NULL out_id, a NULL name
+ * with name_len > 0, name_len > UINT32_MAX, or a hash failure. */
+RCLIENT_API int r_client_derive_bucket_id(const void *name, size_t name_len, uint32_t window_size_ms,
+                                          uint32_t rate_limit, uint8_t out_id[R_CLIENT_ID_LEN]);
+
+/* latency_tracker_id = first 16 bytes of BLAKE2s-256("ratelimitly.latency-tracker.v1\0" ||
+ * u32le(name_len) || name || u32le(ttl_ms) || u32le(max_samples) ||
+ * u32le(buffer_size) || u32le(min_sample_threshold)). Errors as above. */
+RCLIENT_API int r_client_derive_latency_tracker_id(const void *name, size_t name_len, uint32_t ttl_ms,
+                                                   uint32_t max_samples, uint32_t buffer_size,
+                                                   uint32_t min_sample_threshold,
+                                                   uint8_t out_id[R_CLIENT_ID_LEN]);
+
+/* ---- server_id (wire_protocol.md "Structured server_id Format") ---------- */
+
+typedef struct {
+    uint64_t server_start_s; /* Unix seconds: 1735689600 + (server_id >> 23) */
+    uint8_t listener_id;     /* (server_id >> 15) & 0xFF */
+    uint16_t node_id;        /* server_id & 0x7FFF */
+} r_server_id_parts_t;
+
+/* Split a server_id into its fields. Pure; cannot fail. */
+RCLIENT_API r_server_id_parts_t r_client_decode_server_id(uint64_t server_id);
+
+/* Compose a server_id. Returns RCLIENT_OK, or RCLIENT_ERR_CONFIG when
+ * server_start_s is before 2025-01-01 or beyond the 41-bit range, node_id > 32767,
+ * or out is NULL. */
+RCLIENT_API int r_client_encode_server_id(uint64_t server_start_s, uint8_t listener_id, uint16_t node_id,
+                                          uint64_t *out);
+
+/* Parse an SRV target host name (r-client.md 3.1): its first label must be
+ * "s-<decimal server_id>" (lower or upper case 's', no sign, no leading zeros,
+ * value <= UINT64_MAX); a trailing dot is optional.
+ * name_len 0 means NUL-terminated. Returns RCLIENT_OK with *out_server_id set,
+ * or RCLIENT_ERR_CONFIG when the target is not a conforming member. */
+RCLIENT_API int r_client_parse_srv_target(const char *target, size_t target_len, uint64_t *out_server_id);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* R_CLIENT_H */
