@@ -191,6 +191,78 @@ RCLIENT_API int r_client_encode_server_id(uint64_t server_start_s, uint8_t liste
  * or RCLIENT_ERR_CONFIG when the target is not a conforming member. */
 RCLIENT_API int r_client_parse_srv_target(const char *target, size_t target_len, uint64_t *out_server_id);
 
+
+/* ---- Resource-request HA policy (r-client.md 9.3, api.md "Resource-Request HA Policy") ---- */
+
+#define R_CLIENT_HA_MAX_REPLAY_COUNT 16u
+
+typedef enum {
+    R_HA_SCHEDULE_FIXED = 0,       /* S(k) = initial_units */
+    R_HA_SCHEDULE_LINEAR = 1,      /* S(k) = min(initial_units + k * linear_step_units, max_units) */
+    R_HA_SCHEDULE_EXPONENTIAL = 2  /* S(k) = min(initial_units * exponential_factor^k, max_units) */
+} r_ha_schedule_kind_t;
+
+/* A per-round schedule in units of unit_ms: used for replay_gap B(k) and
+ * preference P(k). Growth saturates at max_units; initial_units > max_units is
+ * invalid (not capped). */
+typedef struct {
+    r_ha_schedule_kind_t kind;
+    uint32_t initial_units;
+    uint32_t max_units;
+    union {
+        uint32_t linear_step_units;  /* LINEAR */
+        uint32_t exponential_factor; /* EXPONENTIAL; 0 gives S(0)=initial, S(k>=1)=0 */
+    } growth;
+} r_ha_schedule_t;
+
+/* The one flat request policy (r-client.md 9.3.1). Initialise with
+ * r_client_default_request_policy() and override fields. */
+typedef struct {
+    uint32_t unit_ms;                /* U, ms, >= 1 */
+    uint32_t replay_count;           /* N, 0..R_CLIENT_HA_MAX_REPLAY_COUNT; N + 1 transmission rounds */
+    r_ha_schedule_t replay_gap;      /* B(k) >= 1, units of U */
+    r_ha_schedule_t preference;      /* P(k), 0 <= P(k) <= B(k), units of U */
+    uint32_t final_receive_units;    /* F, units of U; 0 disables the receive-only interval */
+    uint32_t final_preference_units; /* P_final, 0 <= P_final <= F */
+    bool completion_delivery;        /* C */
+} r_request_policy_t;
+
+/* Named presets (r-client-ha-design.md 6; spec README "Known disagreements"). */
+typedef enum {
+    R_POLICY_DEFAULT = 0,          /* r-client.md 9.3.5: U=20, N=1, B=1, P=1, F=1, P_final=0, C=1 */
+    R_POLICY_API_MD = 1,           /* api.md behaviour: P(0)=B(0), P(k>=1)=0 (exponential factor 0), P_final=0 */
+    R_POLICY_STRICT_OLDEST = 2,    /* P(k)=B(k), P_final=F: a fallback waits the full round */
+    R_POLICY_OLDEST_PREFERRED = 3, /* 0 < P(k) < B(k): U=10, B=2, P=1, F=2, P_final=1 */
+    R_POLICY_FASTEST_VALID = 4     /* P(k)=0, P_final=0: first valid response completes */
+} r_policy_preset_t;
+
+/* Fill policy with r-client.md 9.3.5 defaults. policy must not be NULL. */
+RCLIENT_API void r_client_default_request_policy(r_request_policy_t *policy);
+
+/* Fill policy with a named preset. Returns RCLIENT_OK, or RCLIENT_ERR_CONFIG
+ * for a NULL policy or unknown preset (policy untouched). */
+RCLIENT_API int r_client_request_policy_preset(r_request_policy_t *policy, r_policy_preset_t preset);
+
+/* The derived timing of a policy: per-round durations and preference
+ * intervals in ms, the final interval and the wire TTL H (r-client.md 9.3.1). */
+typedef struct {
+    uint32_t ttl_ms;                                        /* H = U * (sum B(k) + F) */
+    uint32_t rounds;                                        /* N + 1 */
+    uint32_t round_ms[R_CLIENT_HA_MAX_REPLAY_COUNT + 1];      /* B(k) * U */
+    uint32_t preference_ms[R_CLIENT_HA_MAX_REPLAY_COUNT + 1]; /* P(k) * U */
+    uint32_t final_receive_ms;                              /* F * U */
+    uint32_t final_preference_ms;                           /* P_final * U */
+} r_policy_schedule_t;
+
+/* Validate a policy and derive its schedule against the key's
+ * dedup_ttl_ms_max. Returns RCLIENT_OK, or RCLIENT_ERR_CONFIG when a rule is
+ * broken (why, may be NULL, gets a static message naming it): unit_ms 0;
+ * replay_count above the cap; unknown schedule kind; initial_units > max_units;
+ * any B(k) of 0 (replay gaps must be positive); P(k) > B(k); P_final > F;
+ * any product or sum overflowing 32 bits; H above dedup_ttl_ms_max. */
+RCLIENT_API int r_client_policy_schedule(const r_request_policy_t *policy, uint32_t dedup_ttl_ms_max,
+                                         r_policy_schedule_t *out, const char **why);
+
 #ifdef __cplusplus
 }
 #endif
