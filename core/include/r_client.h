@@ -263,6 +263,182 @@ typedef struct {
 RCLIENT_API int r_client_policy_schedule(const r_request_policy_t *policy, uint32_t dedup_ttl_ms_max,
                                          r_policy_schedule_t *out, const char **why);
 
+/* ---- Client lifecycle (api.md "Configuration", r-client.md 6.1) ----------- */
+
+typedef struct r_client r_client_t;
+typedef struct r_client_req r_client_req_t;
+
+/* An explicitly configured server (r-client.md 3.1 item 3): bypasses DNS. */
+typedef struct {
+    uint64_t server_id; /* must equal the server_id the server puts in its responses */
+    r_addr_t addr;
+} r_server_endpoint_t;
+
+/* DNS refresh pacing (r-client.md 9.4). Zero selects each default. */
+typedef struct {
+    uint32_t refresh_interval_ms;            /* periodic refresh; default 300000, capped by SRV TTLs */
+    uint32_t forced_refresh_min_interval_ms; /* default 1000 */
+    uint32_t forced_refresh_jitter_ms;       /* extra random delay 0..jitter; default 0 */
+} r_dns_refresh_config_t;
+
+typedef enum { R_PHASE_ROUND = 0, R_PHASE_FINAL_RECEIVE = 1 } r_request_phase_t;
+
+/* Per-request profile (api.md "Public runtime"): reported once per request
+ * that reaches a terminal state other than cancellation, before its callback. */
+typedef struct {
+    uint64_t wait_ms;          /* scheduling-clock ms from the initial send attempt to selection/failure */
+    uint32_t round;            /* transmission round k at completion (0-based) */
+    r_request_phase_t phase;   /* round or final receive-only phase */
+    int status;                /* RCLIENT_OK when a response was selected, else the error */
+    bool selected;             /* a server response was selected */
+    uint64_t server_id;        /* selected server, 0 if none */
+} r_request_profile_t;
+
+typedef void (*r_request_profile_cb)(const r_request_profile_t *profile, void *user_data);
+
+typedef struct {
+    struct {
+        uint64_t key_id;      /* 0, or an assertion that must equal the credential's key_id */
+        const char *dns_name; /* NULL: "c-<key_id>.p0.ratelimitly.com"; copied */
+        struct {
+            r_auth_type_t type; /* R_AUTH_UNSPECIFIED, or an assertion on the credential's type */
+            const char *secret; /* the Bech32 credential text (rl-none/rl-cookie/rl-aes); copied and decoded */
+            size_t secret_len;  /* 0 = NUL-terminated */
+        } auth;
+    } tenant;
+    const r_request_policy_t *request_policy; /* NULL = default; copied by value */
+    r_dns_refresh_config_t dns_refresh;
+    const r_server_endpoint_t *servers;       /* explicit membership, copied; NULL/0 = DNS discovery */
+    size_t server_count;
+    r_request_profile_cb request_profile_cb;  /* optional */
+    void *request_profile_user_data;
+} r_client_config_t;
+
+/* Create a client. cfg, its strings and policy are borrowed for the call only.
+ * io must provide udp_send and now_ms; resolver may be NULL only with
+ * explicit servers. DNS discovery starts here but never fails creation.
+ * Returns RCLIENT_OK with *out_client set, RCLIENT_ERR_CONFIG (NULL argument,
+ * invalid credential, key-ID or auth-type assertion mismatch, over-long DNS
+ * name, invalid explicit endpoint) or RCLIENT_ERR_NOMEM. */
+RCLIENT_API int r_client_create(const r_client_config_t *cfg, const r_io_ops_t *io,
+                                const r_resolver_ops_t *resolver, r_client_t **out_client);
+
+/* Destroy a client: in-flight requests are cancelled without callbacks,
+ * outstanding DNS queries are detached (their later answers are ignored), and
+ * the decoded secret is cleansed. NULL is a no-op. Must not be called from a
+ * completion callback. */
+RCLIENT_API void r_client_destroy(r_client_t *client);
+
+/* ---- Resource requests (api.md "Resource Requests", r-client.md 6.2, 9.3) -- */
+
+typedef struct {
+    uint8_t bucket_id[R_CLIENT_ID_LEN];
+    uint16_t tokens_deficit; /* 0 = granted */
+    uint32_t actual_rate;    /* tokens consumed in the window on the responding server */
+} r_resource_result_t;
+
+typedef struct {
+    uint8_t latency_tracker_id[R_CLIENT_ID_LEN];
+    uint32_t threshold_ms;
+    uint32_t current_latency_ms;
+    bool passed;             /* current_latency_ms < threshold_ms */
+} r_guard_result_t;
+
+/* Result of a request; every pointer is valid only during the callback. */
+typedef struct {
+    int status;                         /* RCLIENT_OK (a response was selected), RCLIENT_ERR_TIMEOUT,
+                                           RCLIENT_ERR_IO or RCLIENT_ERR_AUTH (replay send failures) */
+    bool success;                       /* every deficit 0 and every guard passed; false unless status OK */
+    const r_resource_result_t *resources;
+    size_t resource_count;
+    const r_guard_result_t *guards;
+    size_t guard_count;
+    uint64_t server_id;                 /* selected server; 0 for local empty success or failure */
+    bool steering_feedback;             /* keep_port as sent by the selected server */
+} r_rate_limit_result_t;
+
+/* Completion: fires exactly once per submitted non-empty request unless it is
+ * cancelled, always from r_client_on_datagram / r_client_on_timeout (or from
+ * the submit call for the empty request, with req == NULL). req is invalid
+ * after the callback returns. */
+typedef void (*r_rate_limit_cb)(r_client_req_t *req, const r_rate_limit_result_t *result, void *user_data);
+
+/* Submit a resource request. Inputs are copied (the datagram is encoded at
+ * submit). metrics_label may be NULL; metrics_label_len 0 = NUL-terminated.
+ * Both counts zero: callback fires inside this call with success, *out_req =
+ * NULL, nothing sent. Otherwise, returns RCLIENT_OK with *out_req set and the
+ * request sent to every server in the membership snapshot. Errors (callback
+ * never fires, *out_req untouched): RCLIENT_ERR_CONFIG (NULL client/cb/out_req,
+ * NULL array with a count, invalid policy or TTL above dedup_ttl_ms_max),
+ * RCLIENT_ERR_PROTOCOL (over 1200 bytes, guard buffer_size or resource
+ * window_size_ms over quota), RCLIENT_ERR_DNS (no servers known; forces a
+ * refresh), RCLIENT_ERR_AUTH (random source or encryption failed; nothing
+ * sent), RCLIENT_ERR_NOMEM, RCLIENT_ERR_IO (a first-transmission send failed;
+ * some servers may have received it). */
+RCLIENT_API int r_client_check_rate_limit_async(r_client_t *client, const r_resource_request_t *resources,
+                                                size_t resource_count, const r_latency_guard_t *guards,
+                                                size_t guard_count, const char *metrics_label,
+                                                size_t metrics_label_len, r_rate_limit_cb cb, void *user_data,
+                                                r_client_req_t **out_req);
+
+/* As above, but resources, guards and metrics_label are borrowed: they must
+ * stay valid and unchanged until the callback or cancellation, and replays
+ * are re-encoded from them instead of from a stored copy of the datagram. */
+RCLIENT_API int r_client_check_rate_limit_async_borrowed(r_client_t *client, const r_resource_request_t *resources,
+                                                         size_t resource_count, const r_latency_guard_t *guards,
+                                                         size_t guard_count, const char *metrics_label,
+                                                         size_t metrics_label_len, r_rate_limit_cb cb,
+                                                         void *user_data, r_client_req_t **out_req);
+
+/* Cancel: no callback will fire; the handle is released. Harmless (no-op)
+ * for the request whose callback is running. Returns RCLIENT_OK or
+ * RCLIENT_ERR_CONFIG for NULL arguments. */
+RCLIENT_API int r_client_cancel_request(r_client_t *client, r_client_req_t *req);
+
+/* The request's next absolute deadline, Unix-epoch ms (api.md "Datagrams and
+ * Timers"). Re-query after every nonterminal datagram or timeout. */
+RCLIENT_API uint64_t r_client_request_deadline_ms(const r_client_t *client, const r_client_req_t *req);
+
+/* Apply every deadline of req that is <= now_ms (selection, replay round,
+ * final receive phase, timeout). Before the deadline it is a no-op. Returns
+ * RCLIENT_OK (also when it completed and freed req) or RCLIENT_ERR_CONFIG. */
+RCLIENT_API int r_client_on_timeout(r_client_t *client, r_client_req_t *req, uint64_t now_ms);
+
+/* Deliver one received datagram. Informational returns (the request stays in
+ * flight): RCLIENT_ERR_PROTOCOL (malformed, AES tag failure), RCLIENT_ERR_AUTH
+ * (wrong auth TLV type, cookie mismatch); RCLIENT_OK for a valid response and
+ * for datagrams matching no in-flight request (late, duplicate, foreign,
+ * untrusted). data is borrowed for the call. */
+RCLIENT_API int r_client_on_datagram(r_client_t *client, const uint8_t *data, size_t len);
+
+/* ---- Latency reports (api.md "Reporting measured work", r-client.md 6.2.2) - */
+
+/* Fire-and-forget: one datagram with every report whose buffer_size is
+ * within quota, sent to every known server under a fresh unique_id.
+ * reports are borrowed for the call. Returns RCLIENT_OK (also when every
+ * report was filtered and nothing was sent), RCLIENT_ERR_CONFIG (NULL or
+ * n_reports 0), RCLIENT_ERR_PROTOCOL (does not fit 1200 bytes), RCLIENT_ERR_DNS,
+ * RCLIENT_ERR_AUTH, RCLIENT_ERR_IO (stopped at the first failing send). */
+RCLIENT_API int r_client_report_latency(r_client_t *client, const r_service_latency_report_t *reports,
+                                        size_t n_reports);
+
+/* ---- Membership, DNS and steering ------------------------------------------ */
+
+/* Servers in the current membership (what a new request would snapshot). */
+RCLIENT_API size_t r_client_server_count(const r_client_t *client);
+
+/* Start a DNS refresh now if none is in flight (subject to the forced-refresh
+ * minimum interval and jitter). Returns RCLIENT_OK, or RCLIENT_ERR_CONFIG when
+ * the client uses explicit servers or has no resolver. */
+RCLIENT_API int r_client_refresh_dns(r_client_t *client);
+
+/* True while a steering rebind is pending (r-client.md 6.1 RebindPending). */
+RCLIENT_API bool r_client_rebind_pending(const r_client_t *client);
+
+/* The host finished (ok = true) or failed (ok = false) replacing its UDP
+ * source socket; a failure keeps the rebind pending. */
+RCLIENT_API void r_client_rebind_complete(r_client_t *client, bool ok);
+
 #ifdef __cplusplus
 }
 #endif
