@@ -105,7 +105,8 @@ typedef enum {
     R_KEY_ERR_HRP = 2,     /* human-readable part not one the caller accepts */
     R_KEY_ERR_LENGTH = 3,  /* payload size wrong for the HRP (includes legacy payloads) */
     R_KEY_ERR_VERSION = 4, /* format_version is not 1 */
-    R_KEY_ERR_QUOTA = 5    /* packed quota word breaks a version-1 rule */
+    R_KEY_ERR_QUOTA = 5,   /* packed quota word breaks a version-1 rule */
+    R_KEY_ERR_ARGUMENT = 6 /* a NULL argument: not a credential class, never in vectors */
 } r_key_error_t;
 
 /* Diagnostic for a rejected credential. */
@@ -134,19 +135,21 @@ typedef struct {
 RCLIENT_API int r_client_parse_auth_key(const char *key, size_t key_len, r_auth_key_info_t *out_info);
 
 /* As r_client_parse_auth_key, and on failure fills out_diag (may be NULL)
- * with the rejection class and a message naming the failed rule. */
+ * with the rejection class and a message naming the failed rule (on success:
+ * R_KEY_OK and an empty message). */
 RCLIENT_API int r_client_parse_auth_key_diag(const char *key, size_t key_len,
                                              r_auth_key_info_t *out_info, r_key_diag_t *out_diag);
 
 /* Decode a version-1 quota word. Returns RCLIENT_OK or RCLIENT_ERR_CONFIG
- * (out_diag, may be NULL, names the rule: reason R_KEY_ERR_QUOTA). */
+ * (out_diag, may be NULL, names the rule: reason R_KEY_ERR_QUOTA; on success
+ * R_KEY_OK and an empty message). out_quotas is left untouched on failure. */
 RCLIENT_API int r_client_decode_quota_word(uint32_t quota_word, r_api_key_quotas_t *out_quotas,
                                            r_key_diag_t *out_diag);
 
 /* Write the default tenant DNS name "c-<key_id>.p0.ratelimitly.com" (api.md
  * "Configuration") into buf (cap bytes, NUL-terminated).
  * Returns RCLIENT_OK, or RCLIENT_ERR_CONFIG when buf is NULL or too small
- * (at most 44 bytes are needed including the NUL). */
+ * (at most 42 bytes are needed including the NUL). */
 RCLIENT_API int r_client_format_default_tenant_dns(uint64_t key_id, char *buf, size_t cap);
 
 /* ---- Content-defined IDs ---------------------------------------------------- */
