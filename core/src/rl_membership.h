@@ -28,6 +28,7 @@ typedef struct {
 typedef struct {
     uint32_t refcount;
     size_t count;
+    const uint64_t *ids;   /* ids[i] == members[i].server_id: the trusted set for response parsing */
     rl_member_t members[]; /* ascending server_id = oldest first, unique server_id */
 } rl_snapshot_t;
 

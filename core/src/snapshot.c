@@ -25,14 +25,14 @@ static int compare_items(const void *a, const void *b) {
 }
 
 rl_snapshot_t *rl_snapshot_new(const rl_member_t *members, size_t n) {
-    if (members == NULL || n == 0 || n > (SIZE_MAX - sizeof(rl_snapshot_t)) / sizeof(rl_member_t) ||
+    if (members == NULL || n == 0 || n > (SIZE_MAX - sizeof(rl_snapshot_t)) / (sizeof(rl_member_t) + sizeof(uint64_t)) ||
         n > SIZE_MAX / sizeof(sort_item_t)) {
         return NULL;
     }
     /* qsort is not stable: sort (server_id, original position) pairs so the
      * first given of each duplicate server_id sorts first and is kept. */
     sort_item_t *items = malloc(n * sizeof *items);
-    rl_snapshot_t *s = malloc(sizeof *s + n * sizeof(rl_member_t));
+    rl_snapshot_t *s = malloc(sizeof *s + n * (sizeof(rl_member_t) + sizeof(uint64_t)));
     if (items == NULL || s == NULL) {
         free(items);
         free(s);
@@ -51,6 +51,12 @@ rl_snapshot_t *rl_snapshot_new(const rl_member_t *members, size_t n) {
         }
     }
     free(items);
+    /* The id array follows the n member slots (rl_member_t is 8-byte aligned). */
+    uint64_t *ids = (uint64_t *)(void *)(s->members + n);
+    for (size_t i = 0; i < s->count; i++) {
+        ids[i] = s->members[i].server_id;
+    }
+    s->ids = ids;
     return s;
 }
 

@@ -39,6 +39,9 @@ static void test_sorts_ascending_server_id(void **state) {
     assert_int_equal(s->members[1].server_id, older_hi);
     assert_int_equal(s->members[2].server_id, newer);
     assert_int_equal(s->members[2].addr.addr[3], 1);
+    assert_int_equal(s->ids[0], older_lo);
+    assert_int_equal(s->ids[1], older_hi);
+    assert_int_equal(s->ids[2], newer);
     rl_snapshot_unref(s);
 }
 
@@ -54,6 +57,8 @@ static void test_duplicates_keep_first_given(void **state) {
     assert_int_equal(s->members[1].server_id, 7);
     assert_int_equal(s->members[1].addr.addr[3], 10);
     assert_int_equal(s->members[1].addr.port, 1000);
+    assert_int_equal(s->ids[0], 3);
+    assert_int_equal(s->ids[1], 7);
     rl_snapshot_unref(s);
 }
 
