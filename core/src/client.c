@@ -136,9 +136,9 @@ void r_client_destroy(r_client_t *client) {
     }
     rl_reqtable_t *t = &client->inflight;
     for (size_t i = 0; i < t->cap; i++) {
-        r_client_req_t *req = t->slots[i];
-        if (req != NULL && rl_reqtable_get(t, req->unique_id) == req) {
-            rl_request_free(req);
+        r_client_req_t *req = rl_reqtable_slot(t, i);
+        if (req != NULL) {
+            rl_request_free(req); /* cancelled without callback */
         }
     }
     rl_reqtable_free(t);
@@ -194,7 +194,7 @@ int r_client_refresh_dns(r_client_t *client) {
     if (client == NULL) {
         return RCLIENT_ERR_CONFIG;
     }
-    return rl_membership_start(&client->membership);
+    return rl_membership_refresh(&client->membership);
 }
 
 bool r_client_rebind_pending(const r_client_t *client) {

@@ -102,3 +102,8 @@ int rl_reqtable_remove(rl_reqtable_t *t, const void *entry) {
     t->count--;
     return 0;
 }
+
+void *rl_reqtable_slot(const rl_reqtable_t *t, size_t i) {
+    void *e = i < t->cap ? t->slots[i] : NULL;
+    return e == TOMBSTONE ? NULL : e;
+}

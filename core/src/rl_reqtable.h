@@ -24,6 +24,8 @@ void rl_reqtable_free(rl_reqtable_t *t);
 int rl_reqtable_put(rl_reqtable_t *t, void *entry);
 /* Entry with this unique_id, or NULL. */
 void *rl_reqtable_get(const rl_reqtable_t *t, const uint8_t unique_id[16]);
+/* Live entry in slot i (i < cap), or NULL for an empty or deleted slot. */
+void *rl_reqtable_slot(const rl_reqtable_t *t, size_t i);
 /* Remove entry (by its key). Returns 0, or -1 when absent. */
 int rl_reqtable_remove(rl_reqtable_t *t, const void *entry);
 
