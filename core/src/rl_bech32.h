@@ -18,7 +18,10 @@ typedef struct {
  * case, a '1' separator (the last one) with 1..83 HRP characters and at least
  * six data characters, charset, checksum (constant 1), then 5-to-8-bit
  * conversion (at most 4 padding bits, all zero).
- * Returns 0 on success; -1 on failure with *why set to a static message. */
+ * There is no overall length limit (BIP-173's 90 characters is not applied):
+ * legacy credentials must reach the payload-length check.
+ * Returns 0 on success; -1 on failure with *why (may be NULL) set to a static
+ * message "bech32: <rule>", and *out cleansed since it may hold part of a secret. */
 int rl_bech32_decode(const char *text, size_t len, rl_bech32_t *out, const char **why);
 
 /* Encode hrp (lower-case ASCII 33..126, 1..83 chars) and payload into out

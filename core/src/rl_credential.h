@@ -26,4 +26,11 @@ int rl_quota_encode(const r_api_key_quotas_t *quotas, uint32_t *out_word);
  * length or -1. */
 int rl_credential_encode(const r_auth_key_info_t *info, char *out, size_t cap);
 
+/* Fill diag (may be NULL) with reason and a printf-style message, truncated to
+ * fit. Messages name the failed rule and never contain secret bytes. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 3, 4)))
+#endif
+void rl_key_diag_set(r_key_diag_t *diag, r_key_error_t reason, const char *fmt, ...);
+
 #endif /* RL_CREDENTIAL_H */

@@ -1,0 +1,100 @@
+/* rl_membership.h - server membership: DNS SRV -> A/AAAA -> immutable,
+ * reference-counted snapshots of trusted server identities (r-client.md 3.1,
+ * 9, 9.4; api.md "DNS Refresh", "Resource-Request HA Policy").
+ *
+ * Oldest-first ranking is (server_start_s, server_id); server_start_s is
+ * server_id >> 23 plus a constant, so it equals ascending server_id: members
+ * are stored sorted ascending and a member's index is its rank (0 = oldest). */
+#ifndef RL_MEMBERSHIP_H
+#define RL_MEMBERSHIP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "r_client.h"
+#include "rl_rng.h"
+
+#define RL_DNS_NAME_MAX 253u       /* tenant DNS name, without the SRV prefix */
+#define RL_MAX_MEMBERS 64u         /* members kept from one discovery; extra conforming targets are dropped */
+#define RL_DEFAULT_REFRESH_MS 300000u
+#define RL_DEFAULT_FORCED_MIN_MS 1000u
+
+typedef struct {
+    uint64_t server_id;
+    r_addr_t addr;
+} rl_member_t;
+
+typedef struct {
+    uint32_t refcount;
+    size_t count;
+    rl_member_t members[]; /* ascending server_id = oldest first, unique server_id */
+} rl_snapshot_t;
+
+/* New snapshot from members (any order; duplicates by server_id keep the first
+ * given). Returns NULL for n == 0 or allocation failure. refcount starts at 1. */
+rl_snapshot_t *rl_snapshot_new(const rl_member_t *members, size_t n);
+void rl_snapshot_ref(rl_snapshot_t *s);
+void rl_snapshot_unref(rl_snapshot_t *s); /* NULL-safe; frees at zero */
+/* Rank (index) of server_id, or -1 when it is not a member. O(log n). */
+long rl_snapshot_rank(const rl_snapshot_t *s, uint64_t server_id);
+
+typedef struct rl_discovery rl_discovery_t; /* one in-flight SRV + A/AAAA round */
+
+typedef struct {
+    /* configuration */
+    bool explicit_servers;
+    char srv_name[RL_DNS_NAME_MAX + 32];      /* "_ratelimitly._udp.<dns_name>" */
+    r_resolver_ops_t resolver;
+    uint32_t refresh_interval_ms;             /* defaults applied */
+    uint32_t forced_min_interval_ms;
+    uint32_t forced_jitter_ms;
+    rl_rng_t rng;                             /* jitter */
+    uint64_t (*now_ms)(void *ctx);
+    void *clock_ctx;
+    void (*log)(void *ctx, r_log_level_t level, const char *msg); /* may be NULL */
+    void *log_ctx;
+    /* state */
+    rl_snapshot_t *current;                   /* NULL until the first good discovery */
+    rl_discovery_t *inflight;                 /* at most one */
+    uint64_t next_periodic_ms;                /* periodic refresh due at or after this time */
+    uint64_t forced_not_before_ms;            /* forced refresh throttle, armed by a success */
+    uint32_t generation;                      /* incremented per installed snapshot */
+} rl_membership_t;
+
+/* Fixed membership from explicit endpoints (r-client.md 3.1 item 3): never
+ * refreshed. Returns RCLIENT_OK, RCLIENT_ERR_CONFIG (n == 0, NULL, a bad
+ * address family or port 0) or RCLIENT_ERR_NOMEM. */
+int rl_membership_init_explicit(rl_membership_t *m, const r_server_endpoint_t *servers, size_t n);
+
+/* DNS membership for tenant dns_name (no "_ratelimitly._udp." prefix, trailing
+ * dot optional). refresh zero fields take the defaults. now_ms/clock_ctx give
+ * the client's clock; log/log_ctx may be NULL. Does not start discovery.
+ * Returns RCLIENT_OK or RCLIENT_ERR_CONFIG (NULL resolver hooks, empty or
+ * over-long name). */
+int rl_membership_init_dns(rl_membership_t *m, const char *dns_name, const r_resolver_ops_t *resolver,
+                           const r_dns_refresh_config_t *refresh, const rl_rng_t *rng,
+                           uint64_t (*now_ms)(void *ctx), void *clock_ctx,
+                           void (*log)(void *ctx, r_log_level_t level, const char *msg), void *log_ctx);
+
+/* Release: unref the current snapshot and detach any in-flight discovery
+ * (its queries stay valid for the host to answer; answers are then ignored
+ * and the discovery frees itself when the last one arrives). */
+void rl_membership_release(rl_membership_t *m);
+
+/* Start discovery now unless one is in flight. Used by r_client_create
+ * (first discovery) and r_client_refresh_dns. Returns RCLIENT_OK or
+ * RCLIENT_ERR_CONFIG for explicit membership. A resolver that answers inside
+ * the call installs the snapshot before this returns. */
+int rl_membership_start(rl_membership_t *m);
+
+/* Activity check at submit/report time (api.md "DNS Refresh": refresh is
+ * driven by client activity): starts a periodic refresh when due, and when no
+ * snapshot is installed starts a forced refresh if the forced throttle allows.
+ * Then returns the current snapshot (borrowed; ref it to keep it) or NULL. */
+rl_snapshot_t *rl_membership_acquire(rl_membership_t *m);
+
+/* Current snapshot without side effects (borrowed), or NULL. */
+const rl_snapshot_t *rl_membership_peek(const rl_membership_t *m);
+
+#endif /* RL_MEMBERSHIP_H */
