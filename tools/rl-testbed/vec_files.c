@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "vec_json.h"
 #include "vec_runner.h"
 
 #ifndef RL_SOURCE_DIR
@@ -72,9 +73,9 @@ bool vec_default_files(vec_file_list_t *out)
     /* Keep paths short when running from the tree: "vectors/x.json". */
     const char *prefix = strcmp(base, ".") == 0 ? "" : base;
     const char *sep = prefix[0] != '\0' ? "/" : "";
-    snprintf(pattern, sizeof pattern, "%s%svectors/*.json", prefix, sep);
+    vec_format(pattern, sizeof pattern, "%s%svectors/*.json", prefix, sep);
     if (!add_glob(out, pattern, true))
         return false;
-    snprintf(pattern, sizeof pattern, "%s%s../shared/external/*.json", prefix, sep);
+    vec_format(pattern, sizeof pattern, "%s%s../shared/external/*.json", prefix, sep);
     return add_glob(out, pattern, false);
 }

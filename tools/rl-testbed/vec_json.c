@@ -10,10 +10,18 @@
 #define DESCRIBE_MAX 96u
 #define DESCRIBE_STRING_CHARS 40
 
+void vec_format(char *buf, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, cap, fmt, ap);
+    va_end(ap);
+}
+
 vj_path_t vj_path(const char *s)
 {
     vj_path_t p;
-    snprintf(p.s, sizeof p.s, "%s", s);
+    vec_format(p.s, sizeof p.s, "%s", s);
     return p;
 }
 
@@ -21,16 +29,16 @@ vj_path_t vj_path_key(const vj_path_t *base, const char *key)
 {
     vj_path_t p;
     if (base->s[0] == '\0')
-        snprintf(p.s, sizeof p.s, "%s", key);
+        vec_format(p.s, sizeof p.s, "%s", key);
     else
-        snprintf(p.s, sizeof p.s, "%s.%s", base->s, key);
+        vec_format(p.s, sizeof p.s, "%s.%s", base->s, key);
     return p;
 }
 
 vj_path_t vj_path_index(const vj_path_t *base, size_t i)
 {
     vj_path_t p;
-    snprintf(p.s, sizeof p.s, "%s[%zu]", base->s, i);
+    vec_format(p.s, sizeof p.s, "%s[%zu]", base->s, i);
     return p;
 }
 
@@ -46,6 +54,32 @@ bool vj_fail(vj_err_t *e, const vj_path_t *path, const char *fmt, ...)
     return false;
 }
 
+const char *vj_quote(const char *s, size_t len, char *buf, size_t cap)
+{
+    size_t o = 0, i = 0;
+    if (cap < 8) {
+        if (cap > 0)
+            buf[0] = '\0';
+        return buf;
+    }
+    buf[o++] = '"';
+    /* Reserve room for an escape (4), the ellipsis (3), the quote and NUL. */
+    for (; i < len && i < DESCRIBE_STRING_CHARS && o + 9 < cap; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7F || c == '"' || c == '\\')
+            o += (size_t)snprintf(buf + o, cap - o, c == '"' || c == '\\' ? "\\%c" : "\\x%02x", c);
+        else
+            buf[o++] = (char)c;
+    }
+    if (i < len) {
+        memcpy(buf + o, "...", 3);
+        o += 3;
+    }
+    buf[o++] = '"';
+    buf[o] = '\0';
+    return buf;
+}
+
 const char *vj_describe(const json_t *v, char *buf, size_t cap)
 {
     if (v == NULL) {
@@ -56,10 +90,9 @@ const char *vj_describe(const json_t *v, char *buf, size_t cap)
     case JSON_OBJECT: snprintf(buf, cap, "object"); break;
     case JSON_ARRAY: snprintf(buf, cap, "array"); break;
     case JSON_STRING: {
-        size_t len = json_string_length(v);
-        int shown = len > DESCRIBE_STRING_CHARS ? DESCRIBE_STRING_CHARS : (int)len;
-        snprintf(buf, cap, "string \"%.*s\"%s", shown, json_string_value(v),
-                 len > DESCRIBE_STRING_CHARS ? "..." : "");
+        char quoted[DESCRIBE_MAX];
+        vj_quote(json_string_value(v), json_string_length(v), quoted, sizeof quoted);
+        snprintf(buf, cap, "string %s", quoted);
         break;
     }
     case JSON_INTEGER: snprintf(buf, cap, "integer %" JSON_INTEGER_FORMAT, json_integer_value(v)); break;
@@ -232,7 +265,7 @@ bool vj_string(const json_t *obj, const vj_path_t *base, const char *key, const 
 bool vj_u32(const json_t *obj, const vj_path_t *base, const char *key, uint32_t *out, vj_err_t *e)
 {
     vj_path_t p = vj_path_key(base, key);
-    uint64_t x;
+    uint64_t x = 0;
     if (!vj_v_uint(json_object_get(obj, key), &p, 0, UINT32_MAX, &x, e))
         return false;
     *out = (uint32_t)x;
@@ -242,7 +275,7 @@ bool vj_u32(const json_t *obj, const vj_path_t *base, const char *key, uint32_t 
 bool vj_u16(const json_t *obj, const vj_path_t *base, const char *key, uint16_t *out, vj_err_t *e)
 {
     vj_path_t p = vj_path_key(base, key);
-    uint64_t x;
+    uint64_t x = 0;
     if (!vj_v_uint(json_object_get(obj, key), &p, 0, UINT16_MAX, &x, e))
         return false;
     *out = (uint16_t)x;
@@ -253,7 +286,7 @@ bool vj_u8_max(const json_t *obj, const vj_path_t *base, const char *key, uint8_
                vj_err_t *e)
 {
     vj_path_t p = vj_path_key(base, key);
-    uint64_t x;
+    uint64_t x = 0;
     if (!vj_v_uint(json_object_get(obj, key), &p, 0, max, &x, e))
         return false;
     *out = (uint8_t)x;
@@ -270,8 +303,8 @@ bool vj_hex_fixed(const json_t *obj, const vj_path_t *base, const char *key, uin
                   vj_err_t *e)
 {
     vj_path_t p = vj_path_key(base, key);
-    uint8_t *buf;
-    size_t len;
+    uint8_t *buf = NULL;
+    size_t len = 0;
     if (!vj_v_hex(json_object_get(obj, key), &p, n, &buf, &len, e))
         return false;
     memcpy(out, buf, n);
@@ -297,8 +330,8 @@ bool vj_name(const json_t *obj, const vj_path_t *base, uint8_t **out, size_t *ou
     }
     if (hex != NULL)
         return vj_hex_alloc(obj, base, "name_hex", out, out_len, e);
-    const char *s;
-    size_t len;
+    const char *s = NULL;
+    size_t len = 0;
     if (!vj_string(obj, base, "name_utf8", &s, &len, e))
         return false;
     /* jansson has already checked the text is valid UTF-8. */

@@ -29,6 +29,14 @@ typedef struct {
     char msg[VEC_MSG_MAX];
 } vj_err_t;
 
+/* snprintf that truncates on purpose (paths and messages built from file
+ * contents may be arbitrarily long). */
+void vec_format(char *buf, size_t cap, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 vj_path_t vj_path(const char *s);
 vj_path_t vj_path_key(const vj_path_t *base, const char *key);
 vj_path_t vj_path_index(const vj_path_t *base, size_t i);
@@ -43,6 +51,10 @@ bool vj_fail(vj_err_t *e, const vj_path_t *path, const char *fmt, ...)
 /* Describe what a value is, for "got ..." ("nothing (field absent)" for NULL,
  * "null", "integer 7", "string \"ab\"", ...). Writes into buf (cap bytes). */
 const char *vj_describe(const json_t *v, char *buf, size_t cap);
+
+/* s[0..len) quoted, control characters, quote and backslash escaped, cut
+ * after 40 characters with "...". Writes into buf (cap bytes). */
+const char *vj_quote(const char *s, size_t len, char *buf, size_t cap);
 
 /* Byte-wise equality of a JSON string's full contents with a C string. */
 bool vj_string_is(const json_t *v, const char *s);

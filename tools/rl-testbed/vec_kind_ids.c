@@ -20,7 +20,7 @@ void vec_kind_bucket_id(const json_t *input, const vj_path_t *path, vec_run_t *r
 {
     uint8_t *name = NULL;
     size_t name_len = 0;
-    uint32_t window_size_ms, rate_limit;
+    uint32_t window_size_ms = 0, rate_limit = 0;
     if (!vj_name(input, path, &name, &name_len, &run->err) ||
         !vj_u32(input, path, "window_size_ms", &window_size_ms, &run->err) ||
         !vj_u32(input, path, "rate_limit", &rate_limit, &run->err)) {
@@ -38,7 +38,7 @@ void vec_kind_tracker_id(const json_t *input, const vj_path_t *path, vec_run_t *
 {
     uint8_t *name = NULL;
     size_t name_len = 0;
-    uint32_t ttl_ms, max_samples, buffer_size, min_sample_threshold;
+    uint32_t ttl_ms = 0, max_samples = 0, buffer_size = 0, min_sample_threshold = 0;
     if (!vj_name(input, path, &name, &name_len, &run->err) ||
         !vj_u32(input, path, "ttl_ms", &ttl_ms, &run->err) ||
         !vj_u32(input, path, "max_samples", &max_samples, &run->err) ||
@@ -57,7 +57,7 @@ void vec_kind_tracker_id(const json_t *input, const vj_path_t *path, vec_run_t *
 
 void vec_kind_server_id(const json_t *input, const vj_path_t *path, vec_run_t *run)
 {
-    uint64_t server_id;
+    uint64_t server_id = 0;
     if (!vj_dec_u64(input, path, "server_id", &server_id, &run->err)) {
         run->status = VEC_RUN_BAD_INPUT;
         return;
@@ -71,8 +71,8 @@ void vec_kind_server_id(const json_t *input, const vj_path_t *path, vec_run_t *r
 
 void vec_kind_srv_target(const json_t *input, const vj_path_t *path, vec_run_t *run)
 {
-    const char *target;
-    size_t target_len;
+    const char *target = NULL;
+    size_t target_len = 0;
     if (!vj_string(input, path, "target", &target, &target_len, &run->err)) {
         run->status = VEC_RUN_BAD_INPUT;
         return;

@@ -22,8 +22,8 @@ static const char *auth_name(r_auth_type_t type)
 
 bool vec_parse_api_key(const json_t *input, const vj_path_t *path, r_auth_key_info_t *info, vec_run_t *run)
 {
-    const char *key;
-    size_t key_len;
+    const char *key = NULL;
+    size_t key_len = 0;
     if (!vj_string(input, path, "key", &key, &key_len, &run->err)) {
         run->status = VEC_RUN_BAD_INPUT;
         return false;
@@ -70,8 +70,8 @@ void vec_kind_api_key(const json_t *input, const vj_path_t *path, vec_run_t *run
 
 void vec_kind_secret_key(const json_t *input, const vj_path_t *path, vec_run_t *run)
 {
-    const char *key;
-    size_t key_len;
+    const char *key = NULL;
+    size_t key_len = 0;
     if (!vj_string(input, path, "key", &key, &key_len, &run->err)) {
         run->status = VEC_RUN_BAD_INPUT;
         return;
@@ -111,7 +111,7 @@ static bool parse_word(const json_t *input, const vj_path_t *path, uint32_t *out
 
 void vec_kind_quota_word(const json_t *input, const vj_path_t *path, vec_run_t *run)
 {
-    uint32_t word;
+    uint32_t word = 0;
     if (!parse_word(input, path, &word, &run->err)) {
         run->status = VEC_RUN_BAD_INPUT;
         return;

@@ -64,8 +64,8 @@ typedef bool (*read_elem_fn)(const json_t *obj, const vj_path_t *p, void *elem, 
 static bool read_blocks(const json_t *input, const vj_path_t *path, const char *key, size_t elem_size,
                         read_elem_fn read, void **out, size_t *out_n, vj_err_t *e)
 {
-    const json_t *arr;
-    size_t n;
+    const json_t *arr = NULL;
+    size_t n = 0;
     if (!vj_array(input, path, key, &arr, &n, e))
         return false;
     vj_path_t base = vj_path_key(path, key);

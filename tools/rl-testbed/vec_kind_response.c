@@ -20,8 +20,8 @@ typedef struct {
 
 static bool read_trusted(const json_t *input, const vj_path_t *path, resp_in_t *in, vj_err_t *e)
 {
-    const json_t *arr;
-    size_t n;
+    const json_t *arr = NULL;
+    size_t n = 0;
     if (!vj_array(input, path, "trusted_server_ids", &arr, &n, e))
         return false;
     vj_path_t base = vj_path_key(path, "trusted_server_ids");

@@ -79,9 +79,9 @@ static void print_header(vec_report_t *r)
 
 void vec_report_file_begin(vec_report_t *r, const char *path, const char *kind)
 {
-    snprintf(r->path, sizeof r->path, "%s", path);
+    vec_format(r->path, sizeof r->path, "%s", path);
     vec_sanitize(r->path);
-    snprintf(r->kind, sizeof r->kind, "%s", kind);
+    vec_format(r->kind, sizeof r->kind, "%s", kind);
     vec_sanitize(r->kind);
     r->header_printed = false;
     r->n_cases = 0;
@@ -117,7 +117,11 @@ void vec_report_case(vec_report_t *r, vec_case_t *c)
         r->failed++;
     if (!c->pass || !r->quiet) {
         print_header(r);
-        printf("  %-8s %-8s %-6s %s\n", c->id, c->result, c->pass ? "PASS" : "FAIL", c->detail);
+        const char *status = c->pass ? "PASS" : "FAIL";
+        if (c->detail[0] == '\0')
+            printf("  %-8s %-8s %s\n", c->id, c->result, status);
+        else
+            printf("  %-8s %-8s %-6s %s\n", c->id, c->result, status, c->detail);
     }
     keep_case(r, c);
 }
@@ -149,7 +153,7 @@ void vec_report_file_end(vec_report_t *r)
     for (size_t i = 0; i < r->n_cases; i++) {
         const vec_case_t *c = &r->cases[i];
         fputs("    <testcase classname=\"", r->junit);
-        xml_escaped(r->junit, r->kind);
+        xml_escaped(r->junit, strcmp(r->kind, "-") == 0 ? "vectors" : r->kind);
         fputs("\" name=\"", r->junit);
         xml_escaped(r->junit, c->name);
         if (c->pass) {

@@ -11,7 +11,7 @@
 
 typedef struct {
     char name[48];           /* JUnit testcase name: "tcId 7", "tests[3]" or "envelope" */
-    char id[24];             /* table tcId column */
+    char id[32];             /* table tcId column */
     const char *result;      /* "valid", "invalid" or "-" */
     bool pass;
     char detail[VEC_MSG_MAX]; /* why it failed; empty on pass */

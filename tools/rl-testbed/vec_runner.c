@@ -36,7 +36,7 @@ static bool case_fail(vec_case_t *c, const char *fmt, ...)
 static bool read_tcid(const json_t *test, const vj_path_t *tp, size_t i, uint64_t *ids, vec_case_t *c)
 {
     vj_err_t e;
-    uint64_t id;
+    uint64_t id = 0;
     vj_path_t p = vj_path_key(tp, "tcId");
     if (!vj_v_uint(json_object_get(test, "tcId"), &p, 1, UINT32_MAX, &id, &e))
         return case_fail(c, "%s", e.msg);
@@ -55,8 +55,8 @@ static bool check_annotations(const json_t *test, const vj_path_t *tp, vec_case_
 {
     vj_err_t e;
     const json_t *v = json_object_get(test, "comment");
-    const char *s;
-    size_t len, n;
+    const char *s = NULL;
+    size_t len = 0, n = 0;
     vj_path_t p = vj_path_key(tp, "comment");
     if (v != NULL && !vj_v_string(v, &p, &s, &len, &e))
         return case_fail(c, "%s", e.msg);
@@ -124,11 +124,11 @@ static void run_test(const vec_kind_t *kind, const json_t *test, size_t i, uint6
 {
     vj_path_t tp = vj_path_index(&(vj_path_t){"tests"}, i);
     vj_err_t e;
-    const json_t *input, *expected;
+    const json_t *input = NULL, *expected = NULL;
     c->pass = true;
     c->result = "-";
-    snprintf(c->id, sizeof c->id, "%s", tp.s);
-    snprintf(c->name, sizeof c->name, "%s", tp.s);
+    vec_format(c->id, sizeof c->id, "%s", tp.s);
+    vec_format(c->name, sizeof c->name, "%s", tp.s);
     if (!vj_v_object(test, &tp, &e)) {
         case_fail(c, "%s", e.msg);
         return;
@@ -173,7 +173,7 @@ static void file_failure(vec_report_t *r, const char *path, const char *msg)
     snprintf(c.id, sizeof c.id, "-");
     c.result = "-";
     c.pass = false;
-    snprintf(c.detail, sizeof c.detail, "%s: %s", path, msg);
+    vec_format(c.detail, sizeof c.detail, "%s: %s", path, msg);
     vec_report_case(r, &c);
 }
 
@@ -183,8 +183,8 @@ static bool check_envelope(const json_t *root, const vec_kind_t **kind, const js
     vj_path_t none = {""};
     vj_path_t p;
     char got[96];
-    const char *s;
-    size_t len, n;
+    const char *s = NULL;
+    size_t len = 0, n = 0;
     if (!json_is_object(root))
         return vj_fail(e, &(vj_path_t){"(root)"}, "expected object, got %s", vj_describe(root, got, sizeof got));
     if (!vj_string_is(json_object_get(root, "schema"), SCHEMA_ID))
@@ -194,7 +194,7 @@ static bool check_envelope(const json_t *root, const vec_kind_t **kind, const js
         return false;
     *kind = vec_kind_find(json_object_get(root, "kind"));
     if (*kind == NULL)
-        return vj_fail(e, &(vj_path_t){"kind"}, "unknown kind \"%.*s\"", len > 64 ? 64 : (int)len, s);
+        return vj_fail(e, &(vj_path_t){"kind"}, "unknown kind %s", vj_quote(s, len, got, sizeof got));
     if (!vj_string(root, &none, "source", &s, &len, e))
         return false;
     p = vj_path("notes");
@@ -223,7 +223,7 @@ static void run_file(vec_report_t *r, const vec_file_t *f)
     if (root == NULL) {
         vec_report_file_begin(r, f->path, "-");
         bool unreadable = json_error_code(&jerr) == json_error_cannot_open_file;
-        snprintf(msg, sizeof msg, "%s: %s (line %d, column %d)", unreadable ? "(file)" : "(json)", jerr.text,
+        vec_format(msg, sizeof msg, "%s: %s (line %d, column %d)", unreadable ? "(file)" : "(json)", jerr.text,
                  jerr.line, jerr.column);
         file_failure(r, f->path, msg);
         return;
