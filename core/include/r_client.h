@@ -239,7 +239,8 @@ typedef enum {
     R_POLICY_FASTEST_VALID = 4     /* P(k)=0, P_final=0: first valid response completes */
 } r_policy_preset_t;
 
-/* Fill policy with r-client.md 9.3.5 defaults. policy must not be NULL. */
+/* Fill policy with r-client.md 9.3.5 defaults (unused growth members 0).
+ * policy must not be NULL; a NULL policy is ignored. */
 RCLIENT_API void r_client_default_request_policy(r_request_policy_t *policy);
 
 /* Fill policy with a named preset. Returns RCLIENT_OK, or RCLIENT_ERR_CONFIG
@@ -262,7 +263,10 @@ typedef struct {
  * broken (why, may be NULL, gets a static message naming it): unit_ms 0;
  * replay_count above the cap; unknown schedule kind; initial_units > max_units;
  * any B(k) of 0 (replay gaps must be positive); P(k) > B(k); P_final > F;
- * any product or sum overflowing 32 bits; H above dedup_ttl_ms_max. */
+ * any product or sum overflowing 32 bits; H above dedup_ttl_ms_max.
+ * Rules are checked in that order; the first broken one is reported.
+ * On error *out is untouched; on success *why (when given) is set to NULL and
+ * the round_ms / preference_ms entries beyond index N are 0. */
 RCLIENT_API int r_client_policy_schedule(const r_request_policy_t *policy, uint32_t dedup_ttl_ms_max,
                                          r_policy_schedule_t *out, const char **why);
 

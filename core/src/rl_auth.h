@@ -22,7 +22,8 @@ typedef struct {
 
 /* Initialise for a mode. secret (32 bytes) is required for cookie/aes and
  * ignored for none. Returns RCLIENT_OK, RCLIENT_ERR_CONFIG (bad mode or NULL
- * secret), RCLIENT_ERR_NOMEM (context allocation) or RCLIENT_ERR_AUTH (key setup). */
+ * secret), RCLIENT_ERR_NOMEM (context allocation) or RCLIENT_ERR_AUTH (key setup).
+ * On CONFIG *auth is untouched; on NOMEM/AUTH it is left released (zeroed). */
 int rl_auth_init(rl_auth_t *auth, r_auth_type_t type, const uint8_t *secret);
 
 /* Free contexts and cleanse the secret. Idempotent; safe on a zeroed struct. */
@@ -35,5 +36,21 @@ void rl_auth_release(rl_auth_t *auth);
  * Returns RCLIENT_OK, RCLIENT_ERR_CONFIG (datagram too short for its framing,
  * auth TLV of another mode) or RCLIENT_ERR_AUTH (cipher failure). */
 int rl_auth_seal(rl_auth_t *auth, uint8_t *dgram, size_t len, const uint8_t *nonce);
+
+/* Authenticate a received datagram (the inverse of rl_auth_seal; r-client.md
+ * 6.4 "Authentication"). The caller has checked the outer framing (tenant TLV,
+ * auth TLV header). Checks, in order: the auth TLV type equals the key's mode;
+ * cookie: the cookie equals the key's (CRYPTO_memcmp, constant time); aes: the
+ * tag verifies over AAD = tenant TLV || auth type || auth size || nonce and the
+ * ciphertext, and the PDU is decrypted in place (same length).
+ * why (may be NULL) receives a static text naming the failed check, "ok" on success.
+ * Returns RCLIENT_OK; RCLIENT_ERR_AUTH for a wrong auth TLV type or a cookie
+ * mismatch; RCLIENT_ERR_PROTOCOL for an AES tag that does not verify (api.md
+ * "Error Codes") - the PDU bytes are then unspecified (currently wiped, so no
+ * unauthenticated plaintext remains); RCLIENT_ERR_CONFIG for a NULL argument,
+ * an uninitialised key, an auth TLV size wrong for the mode or a datagram
+ * shorter than its auth TLV.
+ * Allocates nothing. */
+int rl_auth_open(rl_auth_t *auth, uint8_t *dgram, size_t len, const char **why);
 
 #endif /* RL_AUTH_H */

@@ -16,7 +16,21 @@
  *      checks run on the plaintext).
  *   3. correlation: pdu_type is Rate Response, tenant_mgmt_flag 0, unique_id
  *      equals the request's, server_id (tenant key_id) is in the trusted set.
- * No length field is trusted before it is checked against the bytes present. */
+ * No length field is trusted before it is checked against the bytes present.
+ *
+ * Details the list above leaves open (implementation choices):
+ *   - A PDU under an AES (or unknown) auth TLV is opaque in step 1: only its
+ *     length is checked there (>= 8, and <= 65535 since pdu_size is a u16).
+ *     So a truncated AES datagram of at least 80 bytes fails the tag (auth),
+ *     not framing. An unknown auth TLV type always fails step 2's type check.
+ *   - verdict->code for correlation is RCLIENT_OK: a valid-looking datagram
+ *     that matches no in-flight request is ignored silently (api.md
+ *     "Datagrams and Timers").
+ *   - Invalid arguments (NULL auth/dgram/expected_unique_id/out, NULL trusted
+ *     with n_trusted > 0, an uninitialised key) give RL_VERDICT_MALFORMED with
+ *     code RCLIENT_ERR_CONFIG and reason "invalid argument". verdict may be NULL.
+ *   - On an AES tag failure the PDU bytes of dgram are unspecified (currently
+ *     wiped, so no unauthenticated plaintext remains; see rl_auth_open). */
 #ifndef RL_RESPONSE_H
 #define RL_RESPONSE_H
 
@@ -69,7 +83,8 @@ typedef struct {
 
 /* Outer framing only (tenant TLV and auth TLV header, step-1 checks that need
  * no key): lets a client find the in-flight request by unique_id before any
- * cryptography. Returns RL_VERDICT_OK or RL_VERDICT_MALFORMED. */
+ * cryptography. Returns RL_VERDICT_OK or RL_VERDICT_MALFORMED; *out_unique_id
+ * (pointing into dgram) is set only on RL_VERDICT_OK. */
 rl_verdict_class_t rl_response_peek(const uint8_t *dgram, size_t len, const uint8_t **out_unique_id,
                                     rl_verdict_t *verdict);
 
@@ -81,7 +96,9 @@ rl_verdict_class_t rl_parse_rate_response(rl_auth_t *auth, uint8_t *dgram, size_
                                           const uint8_t expected_unique_id[16], const uint64_t *trusted,
                                           size_t n_trusted, rl_rate_response_t *out, rl_verdict_t *verdict);
 
-/* Views of block i (i < count); pure reads of the little-endian fields. */
+/* Views of block i (i < count); pure reads of the little-endian fields.
+ * The views point into the parsed datagram, which must outlive them. An index
+ * out of range (or a NULL resp) gives a zeroed view with NULL id pointers. */
 void rl_response_guard_at(const rl_rate_response_t *resp, size_t i, rl_guard_view_t *out);
 void rl_response_resource_at(const rl_rate_response_t *resp, size_t i, rl_resource_view_t *out);
 

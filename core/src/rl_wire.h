@@ -72,7 +72,10 @@ size_t rl_latency_report_size(r_auth_type_t type, size_t n_reports);
  * current_latency 0; resource padding is zero.
  * Returns RCLIENT_OK with *out_len set; RCLIENT_ERR_PROTOCOL when the datagram
  * would exceed 1200 bytes (api.md "Capacity limits") or cap; RCLIENT_ERR_CONFIG
- * for a NULL/invalid argument or an unknown auth mode. buf is unspecified on error. */
+ * for a NULL/invalid argument (including steering_feedback or tenant_mgmt_flag
+ * above 1, reserved values in wire_protocol.md "Tenant Header") or an unknown
+ * auth mode. The size check comes after the argument checks. buf is
+ * unspecified on error; *out_len is set only on success. */
 int rl_encode_rate_request(uint8_t *buf, size_t cap, r_auth_type_t type, const rl_tenant_header_t *hdr,
                            uint32_t dedup_ttl_ms, const r_latency_guard_t *guards, size_t n_guards,
                            const r_resource_request_t *resources, size_t n_resources,
@@ -87,7 +90,8 @@ int rl_encode_latency_report(uint8_t *buf, size_t cap, r_auth_type_t type, const
  * Enforcement Semantics", api.md "Credentials"): every guard buffer_size <=
  * latency_buffer_size_max and every resource window_size_ms <=
  * rate_window_size_ms_max. Returns RCLIENT_OK or RCLIENT_ERR_PROTOCOL with *why
- * (may be NULL) set to a static message. */
+ * (may be NULL) set to a static message ("ok" on success); RCLIENT_ERR_CONFIG
+ * for a NULL quotas or a NULL array with a non-zero count (extension). */
 int rl_check_request_quotas(const r_api_key_quotas_t *quotas, const r_latency_guard_t *guards, size_t n_guards,
                             const r_resource_request_t *resources, size_t n_resources, const char **why);
 
