@@ -45,12 +45,14 @@ vj_path_t vj_path_index(const vj_path_t *base, size_t i)
 bool vj_fail(vj_err_t *e, const vj_path_t *path, const char *fmt, ...)
 {
     int n = snprintf(e->msg, sizeof e->msg, "%s: ", path->s);
+    e->range = false;
     if (n < 0 || (size_t)n >= sizeof e->msg)
         return false;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(e->msg + n, sizeof e->msg - (size_t)n, fmt, ap);
     va_end(ap);
+    e->range = false;
     return false;
 }
 
@@ -148,36 +150,49 @@ bool vj_v_uint(const json_t *v, const vj_path_t *p, uint64_t min, uint64_t max, 
     if (!json_is_integer(v))
         return fail_expected(e, p, what, v);
     json_int_t x = json_integer_value(v);
-    if (x < 0 || (uint64_t)x < min || (uint64_t)x > max)
-        return fail_expected(e, p, what, v);
+    if (x < 0 || (uint64_t)x < min || (uint64_t)x > max) {
+        fail_expected(e, p, what, v);
+        e->range = true;
+        return false;
+    }
     *out = (uint64_t)x;
     return true;
 }
 
-/* Canonical decimal: 1..20 digits, no sign, no leading zero, <= UINT64_MAX. */
-static bool parse_dec_u64(const char *s, size_t len, uint64_t *out)
+typedef enum { DEC_OK, DEC_SYNTAX, DEC_OVERFLOW } dec_result_t;
+
+/* Canonical decimal: digits only, no sign, no leading zero, <= UINT64_MAX. */
+static dec_result_t parse_dec_u64(const char *s, size_t len, uint64_t *out)
 {
-    if (len == 0 || len > 20 || (len > 1 && s[0] == '0'))
-        return false;
+    if (len == 0 || (len > 1 && s[0] == '0'))
+        return DEC_SYNTAX;
     uint64_t x = 0;
+    bool overflow = false;
     for (size_t i = 0; i < len; i++) {
         if (s[i] < '0' || s[i] > '9')
-            return false;
+            return DEC_SYNTAX;
         uint64_t d = (uint64_t)(s[i] - '0');
         if (x > (UINT64_MAX - d) / 10u)
-            return false;
-        x = x * 10u + d;
+            overflow = true;
+        else
+            x = x * 10u + d;
     }
+    if (overflow)
+        return DEC_OVERFLOW;
     *out = x;
-    return true;
+    return DEC_OK;
 }
 
 bool vj_v_dec_u64(const json_t *v, const vj_path_t *p, uint64_t *out, vj_err_t *e)
 {
     static const char what[] = "decimal string 0..18446744073709551615";
-    if (!json_is_string(v) || !parse_dec_u64(json_string_value(v), json_string_length(v), out))
-        return fail_expected(e, p, what, v);
-    return true;
+    dec_result_t r = json_is_string(v) ? parse_dec_u64(json_string_value(v), json_string_length(v), out)
+                                       : DEC_SYNTAX;
+    if (r == DEC_OK)
+        return true;
+    fail_expected(e, p, what, v);
+    e->range = r == DEC_OVERFLOW;
+    return false;
 }
 
 static int hex_nibble(char c)
@@ -297,6 +312,16 @@ bool vj_dec_u64(const json_t *obj, const vj_path_t *base, const char *key, uint6
 {
     vj_path_t p = vj_path_key(base, key);
     return vj_v_dec_u64(json_object_get(obj, key), &p, out, e);
+}
+
+bool vj_bool(const json_t *obj, const vj_path_t *base, const char *key, bool *out, vj_err_t *e)
+{
+    vj_path_t p = vj_path_key(base, key);
+    const json_t *v = json_object_get(obj, key);
+    if (!json_is_boolean(v))
+        return fail_expected(e, &p, "true or false", v);
+    *out = json_is_true(v);
+    return true;
 }
 
 bool vj_hex_fixed(const json_t *obj, const vj_path_t *base, const char *key, uint8_t *out, size_t n,

@@ -27,6 +27,10 @@ typedef struct {
 
 typedef struct {
     char msg[VEC_MSG_MAX];
+    /* The value had the right JSON type but lies outside its field's range
+     * (an integer too wide for its field, a decimal string above 2^64-1). In
+     * an input that is the schema's error class `range`, not a broken file. */
+    bool range;
 } vj_err_t;
 
 /* snprintf that truncates on purpose (paths and messages built from file
@@ -41,7 +45,7 @@ vj_path_t vj_path(const char *s);
 vj_path_t vj_path_key(const vj_path_t *base, const char *key);
 vj_path_t vj_path_index(const vj_path_t *base, size_t i);
 
-/* Write "<path>: <formatted problem>" into e. Always returns false. */
+/* Write "<path>: <formatted problem>" into e (clearing e->range). Always returns false. */
 bool vj_fail(vj_err_t *e, const vj_path_t *path, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -81,6 +85,7 @@ bool vj_u16(const json_t *obj, const vj_path_t *base, const char *key, uint16_t 
 bool vj_u8_max(const json_t *obj, const vj_path_t *base, const char *key, uint8_t max, uint8_t *out,
                vj_err_t *e);
 bool vj_dec_u64(const json_t *obj, const vj_path_t *base, const char *key, uint64_t *out, vj_err_t *e);
+bool vj_bool(const json_t *obj, const vj_path_t *base, const char *key, bool *out, vj_err_t *e);
 /* Exactly n bytes of hex into out (caller's buffer of n bytes). */
 bool vj_hex_fixed(const json_t *obj, const vj_path_t *base, const char *key, uint8_t *out, size_t n,
                   vj_err_t *e);

@@ -115,6 +115,27 @@ static bool prepare_key(const json_t *input, const vj_path_t *path, pkt_common_t
     return true;
 }
 
+/* After reading the inputs (ok false: run->err says why), parse the key.
+ * A key rejection outranks an input value out of range (schema order: bech32,
+ * hrp, length, version, quota before range). Returns true when both are fine. */
+static bool inputs_then_key(bool ok, const json_t *input, const vj_path_t *path, pkt_common_t *c,
+                            r_auth_key_info_t *info, vec_run_t *run)
+{
+    if (!ok && !run->err.range) {
+        run->status = VEC_RUN_BAD_INPUT;
+        return false;
+    }
+    vj_err_t range_err = run->err;
+    if (!prepare_key(input, path, c, info, run))
+        return false;
+    if (!ok) {
+        run->err = range_err;
+        run->status = VEC_RUN_BAD_INPUT;
+        return false;
+    }
+    return true;
+}
+
 static const char *encode_error(int rc)
 {
     return rc == RCLIENT_ERR_PROTOCOL ? "datagram over 1200 bytes" : "encoder rejected the arguments";
@@ -199,29 +220,37 @@ void vec_kind_rate_request_packet(const json_t *input, const vj_path_t *path, ve
     r_auth_key_info_t info;
     memset(&in, 0, sizeof in);
     memset(&info, 0, sizeof info);
-    if (!read_common(input, path, &c, &run->err) || !read_rate_inputs(input, path, &in, &run->err))
-        run->status = VEC_RUN_BAD_INPUT;
-    else if (prepare_key(input, path, &c, &info, run))
+    bool ok = read_common(input, path, &c, &run->err) && read_rate_inputs(input, path, &in, &run->err);
+    if (inputs_then_key(ok, input, path, &c, &info, run))
         build_rate_request(&info, &c, &in, run);
     free(in.guards);
     free(in.resources);
     OPENSSL_cleanse(&info, sizeof info);
 }
 
-static void build_latency_report(const r_auth_key_info_t *info, pkt_common_t *c,
-                                 const r_service_latency_report_t *reports, size_t n, vec_run_t *run)
+static void build_latency_report(const r_auth_key_info_t *info, pkt_common_t *c, r_service_latency_report_t *reports,
+                                 size_t n, vec_run_t *run)
 {
     uint8_t buf[RL_MAX_DATAGRAM];
     size_t len = 0;
-    /* wire_protocol.md "Quota Enforcement Semantics": buffer_size above the key's cap. */
-    for (size_t i = 0; i < n; i++) {
-        if (reports[i].buffer_size > info->quotas.latency_buffer_size_max) {
-            vec_run_reject(run, "range", "reports[%zu].buffer_size %u > latency_buffer_size_max %u", i,
-                           (unsigned)reports[i].buffer_size, (unsigned)info->quotas.latency_buffer_size_max);
-            return;
-        }
+    if (n == 0) {
+        vec_run_reject(run, "range", "no report: a report call carries at least one");
+        return;
     }
-    int rc = rl_encode_latency_report(buf, sizeof buf, info->type, &c->hdr, reports, n, &len);
+    /* api.md "Credentials", "Reporting measured work": reports whose
+     * buffer_size exceeds latency_buffer_size_max are silently filtered before
+     * send; when none survives nothing is built (the vectors' class range). */
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (reports[i].buffer_size <= info->quotas.latency_buffer_size_max)
+            reports[kept++] = reports[i];
+    }
+    if (kept == 0) {
+        vec_run_reject(run, "range", "every report's buffer_size exceeds latency_buffer_size_max %u (all filtered)",
+                       (unsigned)info->quotas.latency_buffer_size_max);
+        return;
+    }
+    int rc = rl_encode_latency_report(buf, sizeof buf, info->type, &c->hdr, reports, kept, &len);
     if (rc != RCLIENT_OK) {
         vec_run_reject(run, "range", "rl_encode_latency_report: %s (%s)", r_client_strerror(rc),
                        encode_error(rc));
@@ -243,9 +272,7 @@ void vec_kind_latency_report_packet(const json_t *input, const vj_path_t *path, 
     /* The schema gives no steering_feedback for reports; an optional one is honoured, default 0. */
     if (ok && json_object_get(input, "steering_feedback") != NULL)
         ok = vj_u8_max(input, path, "steering_feedback", 1, &c.hdr.steering_feedback, &run->err);
-    if (!ok)
-        run->status = VEC_RUN_BAD_INPUT;
-    else if (prepare_key(input, path, &c, &info, run))
+    if (inputs_then_key(ok, input, path, &c, &info, run))
         build_latency_report(&info, &c, reports, n, run);
     free(reports);
     OPENSSL_cleanse(&info, sizeof info);

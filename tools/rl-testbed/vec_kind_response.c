@@ -113,10 +113,19 @@ void vec_kind_rate_response(const json_t *input, const vj_path_t *path, vec_run_
     r_auth_key_info_t info;
     memset(&in, 0, sizeof in);
     memset(&info, 0, sizeof info);
-    if (!read_inputs(input, path, &in, &run->err))
+    bool ok = read_inputs(input, path, &in, &run->err);
+    vj_err_t input_err = run->err;
+    if (!ok && !input_err.range) {
         run->status = VEC_RUN_BAD_INPUT;
-    else if (vec_parse_api_key(input, path, &info, run))
-        parse_response(&info, &in, run);
+    } else if (vec_parse_api_key(input, path, &info, run)) {
+        /* A key rejection outranks an input value out of range (schema order). */
+        if (ok) {
+            parse_response(&info, &in, run);
+        } else {
+            run->err = input_err;
+            run->status = VEC_RUN_BAD_INPUT;
+        }
+    }
     free(in.trusted);
     if (in.packet != NULL)
         OPENSSL_cleanse(in.packet, in.packet_len); /* may hold decrypted plaintext */

@@ -19,7 +19,8 @@
 typedef enum {
     VEC_RUN_ACCEPTED = 0, /* actual holds the result */
     VEC_RUN_REJECTED = 1, /* error_class and reason say why */
-    VEC_RUN_BAD_INPUT = 2 /* err.msg names the input field the file got wrong */
+    VEC_RUN_BAD_INPUT = 2 /* err.msg names the input field the file got wrong; with
+                             err.range set the runner treats it as rejected, class range */
 } vec_run_status_t;
 
 typedef struct {
@@ -78,5 +79,6 @@ void vec_kind_quota_word(const json_t *input, const vj_path_t *path, vec_run_t *
 void vec_kind_rate_request_packet(const json_t *input, const vj_path_t *path, vec_run_t *run);
 void vec_kind_latency_report_packet(const json_t *input, const vj_path_t *path, vec_run_t *run);
 void vec_kind_rate_response(const json_t *input, const vj_path_t *path, vec_run_t *run);
+void vec_kind_ha_schedule(const json_t *input, const vj_path_t *path, vec_run_t *run);
 
 #endif /* VEC_KINDS_H */

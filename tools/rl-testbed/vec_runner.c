@@ -97,6 +97,11 @@ static void judge(const vec_kind_t *kind, bool want_valid, const json_t *expecte
                   vec_run_t *run, vec_case_t *c)
 {
     const json_t *want_error = json_object_get(expected, "error");
+    if (run->status == VEC_RUN_BAD_INPUT && run->err.range) {
+        /* A well-typed input outside its field's range (tokens_requested 65536,
+         * a u32 of 2^32): a builder in any language must reject it, class range. */
+        vec_run_reject(run, "range", "%s", run->err.msg);
+    }
     switch (run->status) {
     case VEC_RUN_BAD_INPUT:
         case_fail(c, "%s", run->err.msg);
