@@ -65,7 +65,10 @@ typedef struct {
  * The client starts asynchronous lookups; the host answers each started
  * query exactly once with r_client_dns_srv_done()/r_client_dns_addr_done(),
  * from inside the start call, later, or even after r_client_destroy(): the
- * query object outlives the client until answered. */
+ * query object and the name string passed to the start call outlive the
+ * client until answered. Answering a query twice, or answering a pointer the
+ * client never handed out, is a host bug (a second answer is ignored only
+ * while the discovery still waits for other answers). */
 typedef struct r_dns_query r_dns_query_t;
 
 typedef struct {

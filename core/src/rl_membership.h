@@ -28,6 +28,7 @@ typedef struct {
 typedef struct {
     uint32_t refcount;
     size_t count;
+    const uint64_t *ids;   /* ids[i] == members[i].server_id: the trusted set for response parsing */
     rl_member_t members[]; /* ascending server_id = oldest first, unique server_id */
 } rl_snapshot_t;
 
@@ -63,15 +64,18 @@ typedef struct {
 } rl_membership_t;
 
 /* Fixed membership from explicit endpoints (r-client.md 3.1 item 3): never
- * refreshed. Returns RCLIENT_OK, RCLIENT_ERR_CONFIG (n == 0, NULL, a bad
- * address family or port 0) or RCLIENT_ERR_NOMEM. */
+ * refreshed; duplicate server_ids keep the first; m is untouched on failure.
+ * Returns RCLIENT_OK, RCLIENT_ERR_CONFIG (n == 0, NULL, a bad address family
+ * or port 0) or RCLIENT_ERR_NOMEM. */
 int rl_membership_init_explicit(rl_membership_t *m, const r_server_endpoint_t *servers, size_t n);
 
 /* DNS membership for tenant dns_name (no "_ratelimitly._udp." prefix, trailing
- * dot optional). refresh zero fields take the defaults. now_ms/clock_ctx give
- * the client's clock; log/log_ctx may be NULL. Does not start discovery.
- * Returns RCLIENT_OK or RCLIENT_ERR_CONFIG (NULL resolver hooks, empty or
- * over-long name). */
+ * dot optional). refresh (may be NULL) zero fields take the defaults; rng may
+ * be NULL (RAND_bytes). now_ms/clock_ctx give the client's clock; log/log_ctx
+ * may be NULL. Does not start discovery; m is untouched on failure.
+ * Returns RCLIENT_OK or RCLIENT_ERR_CONFIG (NULL m, name, resolver hooks or
+ * now_ms; empty or over-long name; a control/space/non-ASCII byte or an
+ * empty label in the name). */
 int rl_membership_init_dns(rl_membership_t *m, const char *dns_name, const r_resolver_ops_t *resolver,
                            const r_dns_refresh_config_t *refresh, const rl_rng_t *rng,
                            uint64_t (*now_ms)(void *ctx), void *clock_ctx,
@@ -83,10 +87,35 @@ int rl_membership_init_dns(rl_membership_t *m, const char *dns_name, const r_res
 void rl_membership_release(rl_membership_t *m);
 
 /* Start discovery now unless one is in flight. Used by r_client_create
- * (first discovery) and r_client_refresh_dns. Returns RCLIENT_OK or
+ * (first discovery). Returns RCLIENT_OK or
  * RCLIENT_ERR_CONFIG for explicit membership. A resolver that answers inside
- * the call installs the snapshot before this returns. */
+ * the call installs the snapshot before this returns. RCLIENT_OK also covers
+ * a refresh that failed at once (resolver refused, allocation failure): a
+ * failed refresh is logged, keeps the current snapshot and arms no throttle.
+ *
+ * Discovery (r-client.md 3.1): one SRV lookup of srv_name, then one A/AAAA
+ * lookup per conforming target (first label s-<server_id>, port != 0; first
+ * record per server_id kept, at most RL_MAX_MEMBERS). A member takes the
+ * first R_ADDR_INET/R_ADDR_INET6 record with the SRV port. When every started
+ * lookup is answered, a non-empty result is installed: generation++,
+ * next_periodic_ms = now + min(refresh_interval_ms, smallest non-zero SRV
+ * TTL), forced_not_before_ms = now + forced_min_interval_ms + jitter, jitter
+ * uniform in [0, forced_jitter_ms] from 8 rng bytes (little-endian u64 mod
+ * (jitter + 1); the full jitter if the source fails).
+ *
+ * Query objects (r_dns_query_t) and the name strings passed to resolve_*
+ * belong to the discovery and stay valid until answered, also after
+ * rl_membership_release. A second answer to a query of a discovery that is
+ * still waiting is ignored; answering a query whose discovery has finished
+ * (every query answered), or a pointer that was never handed out, is a host
+ * bug with undefined behaviour. */
 int rl_membership_start(rl_membership_t *m);
+
+/* r_client_refresh_dns: as rl_membership_start, but only when now >=
+ * forced_not_before_ms (the forced-refresh minimum interval and jitter armed
+ * by the last successful discovery). Returns RCLIENT_OK (also when throttled)
+ * or RCLIENT_ERR_CONFIG for explicit membership. */
+int rl_membership_refresh(rl_membership_t *m);
 
 /* Activity check at submit/report time (api.md "DNS Refresh": refresh is
  * driven by client activity): starts a periodic refresh when due, and when no

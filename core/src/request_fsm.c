@@ -1,0 +1,197 @@
+/* request_fsm.c - the per-request HA state machine of r-client.md 6.2.1 and
+ * 9.3.3-9.3.4: oldest-first selection with preference deadlines, replays to
+ * missing servers, the final receive-only phase, completion delivery, and
+ * exactly-once completion. All deadlines are absolute, derived from t0 and the
+ * frozen schedule; no send is initiated at or after the dedup deadline. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rl_client.h"
+
+/* Start of transmission round k (k <= N) or, for k == N + 1, of the final phase. */
+static uint64_t phase_start(const r_client_req_t *req, uint32_t k) {
+    const r_policy_schedule_t *s = &req->client->schedule;
+    uint64_t t = req->t0;
+    for (uint32_t j = 0; j < k && j < s->rounds; j++) {
+        t += s->round_ms[j];
+    }
+    return t;
+}
+
+static void enter_round(r_client_req_t *req, uint32_t k) {
+    const r_policy_schedule_t *s = &req->client->schedule;
+    uint64_t start = phase_start(req, k);
+    req->round = k;
+    req->phase = R_PHASE_ROUND;
+    req->pref_deadline = start + s->preference_ms[k];
+    req->end_deadline = start + s->round_ms[k];
+}
+
+static void enter_final(r_client_req_t *req) {
+    const r_policy_schedule_t *s = &req->client->schedule;
+    uint64_t start = phase_start(req, s->rounds);
+    req->phase = R_PHASE_FINAL_RECEIVE;
+    req->pref_deadline = start + s->final_preference_ms;
+    req->end_deadline = start + s->final_receive_ms;
+}
+
+void rl_request_start(r_client_req_t *req) {
+    enter_round(req, 0);
+}
+
+uint64_t rl_request_deadline(const r_client_req_t *req) {
+    return req->candidate >= 0 ? req->pref_deadline : req->end_deadline;
+}
+
+/* Send the logical request to every server still missing a valid response.
+ * Returns RCLIENT_OK or the first failure (the loop stops there, api.md). */
+static int send_to_missing(r_client_req_t *req) {
+    r_client_t *c = req->client;
+    const uint8_t *data = req->dgram;
+    size_t len = req->dgram_len;
+    if (req->borrowed) {
+        int rc = rl_request_encode(req, c->scratch, sizeof c->scratch, &len);
+        if (rc != RCLIENT_OK) {
+            return rc;
+        }
+        data = c->scratch;
+    }
+    for (size_t i = 0; i < req->snapshot->count; i++) {
+        if (req->responded[i]) {
+            continue;
+        }
+        if (c->io.udp_send(c->io.ctx, &req->snapshot->members[i].addr, data, len) != 0) {
+            return RCLIENT_ERR_IO;
+        }
+    }
+    return RCLIENT_OK;
+}
+
+void rl_request_free(r_client_req_t *req) {
+    rl_snapshot_unref(req->snapshot);
+    free(req);
+}
+
+static void fill_results(const rl_rate_response_t *resp, r_resource_result_t *res, r_guard_result_t *gr) {
+    for (size_t i = 0; i < resp->resource_count; i++) {
+        rl_resource_view_t v;
+        rl_response_resource_at(resp, i, &v);
+        memcpy(res[i].bucket_id, v.bucket_id, R_CLIENT_ID_LEN);
+        res[i].tokens_deficit = v.tokens_deficit;
+        res[i].actual_rate = v.actual_rate;
+    }
+    for (size_t i = 0; i < resp->guard_count; i++) {
+        rl_guard_view_t v;
+        rl_response_guard_at(resp, i, &v);
+        memcpy(gr[i].latency_tracker_id, v.latency_tracker_id, R_CLIENT_ID_LEN);
+        gr[i].threshold_ms = v.latency_threshold;
+        gr[i].current_latency_ms = v.current_latency;
+        gr[i].passed = v.passed;
+    }
+}
+
+/* Terminal transition: mark terminal (leave the in-flight table), run
+ * completion delivery for a selected response (r-client.md 9.3.4), profile,
+ * then the callback exactly once (r-client.md 6.3 rules 2 and 4). */
+static void complete(r_client_req_t *req, int status, const rl_rate_response_t *resp, uint64_t now_ms) {
+    r_client_t *c = req->client;
+    rl_reqtable_remove(&c->inflight, req);
+    if (resp != NULL && c->policy.completion_delivery && req->n_missing > 0 && now_ms < req->dedup_deadline) {
+        (void)send_to_missing(req); /* fire-and-forget: failures do not change the result */
+    }
+    /* At most 39 resources or 27 guards fit one datagram (api.md "Capacity limits"). */
+    r_resource_result_t res[RL_MAX_DATAGRAM / RL_RESOURCE_BLOCK_SIZE];
+    r_guard_result_t gr[RL_MAX_DATAGRAM / RL_GUARD_BLOCK_SIZE];
+    r_rate_limit_result_t result;
+    memset(&result, 0, sizeof result);
+    result.status = status;
+    if (resp != NULL) {
+        fill_results(resp, res, gr);
+        result.success = resp->success;
+        result.resources = resp->resource_count ? res : NULL;
+        result.resource_count = resp->resource_count;
+        result.guards = resp->guard_count ? gr : NULL;
+        result.guard_count = resp->guard_count;
+        result.server_id = resp->server_id;
+        result.steering_feedback = resp->keep_port;
+    }
+    if (c->profile_cb != NULL) {
+        r_request_profile_t p = {
+            .wait_ms = now_ms > req->t0 ? now_ms - req->t0 : 0,
+            .round = req->round,
+            .phase = req->phase,
+            .status = status,
+            .selected = resp != NULL,
+            .server_id = resp != NULL ? resp->server_id : 0,
+        };
+        c->profile_cb(&p, c->profile_user);
+    }
+    r_client_req_t *outer = c->completing;
+    c->completing = req;
+    req->cb(req, &result, req->user);
+    c->completing = outer;
+    rl_request_free(req);
+}
+
+/* Keep a copy of a candidate that is not selected at once: the parsed views
+ * point into the client's scratch buffer, which the next datagram reuses. */
+static void retain_candidate(r_client_req_t *req, const rl_rate_response_t *resp, const uint8_t *base,
+                             size_t len) {
+    memcpy(req->cand_buf, base, len);
+    req->cand_resp = *resp;
+    req->cand_resp.unique_id = req->cand_buf + (resp->unique_id - base);
+    req->cand_resp.guards = req->cand_buf + (resp->guards - base);
+    req->cand_resp.resources = req->cand_buf + (resp->resources - base);
+}
+
+void rl_request_on_response(r_client_req_t *req, const rl_rate_response_t *resp, size_t len, uint64_t now_ms) {
+    size_t rank = resp->server_index;
+    if (req->responded[rank]) {
+        /* Duplicate: no new responder, but the preference deadline may now allow the candidate. */
+        if (req->candidate >= 0 && now_ms >= req->pref_deadline) {
+            complete(req, RCLIENT_OK, &req->cand_resp, now_ms);
+        }
+        return;
+    }
+    req->responded[rank] = 1;
+    req->n_missing--;
+    bool better = req->candidate < 0 || (long)rank < req->candidate;
+    if (better && (rank == 0 || now_ms >= req->pref_deadline)) {
+        complete(req, RCLIENT_OK, resp, now_ms); /* globally oldest, or preference elapsed */
+        return;
+    }
+    if (better) {
+        req->candidate = (long)rank;
+        retain_candidate(req, resp, req->client->scratch, len);
+    }
+    if (now_ms >= req->pref_deadline) {
+        complete(req, RCLIENT_OK, &req->cand_resp, now_ms);
+    }
+}
+
+void rl_request_on_timeout(r_client_req_t *req, uint64_t now_ms) {
+    const r_policy_schedule_t *s = &req->client->schedule;
+    while (now_ms >= rl_request_deadline(req)) {
+        if (req->candidate >= 0) {
+            complete(req, RCLIENT_OK, &req->cand_resp, now_ms); /* preference deadline with a candidate */
+            return;
+        }
+        if (req->phase == R_PHASE_ROUND && req->round + 1 < s->rounds) {
+            enter_round(req, req->round + 1);
+            if (now_ms < req->dedup_deadline) {
+                int rc = send_to_missing(req);
+                if (rc != RCLIENT_OK) {
+                    complete(req, rc, NULL, now_ms);
+                    return;
+                }
+            }
+            continue;
+        }
+        if (req->phase == R_PHASE_ROUND && s->final_receive_ms > 0) {
+            enter_final(req);
+            continue;
+        }
+        complete(req, RCLIENT_ERR_TIMEOUT, NULL, now_ms);
+        return;
+    }
+}

@@ -1,0 +1,86 @@
+/* rl_client.h - private client and request state shared by client.c,
+ * request.c, request_fsm.c and report.c. */
+#ifndef RL_CLIENT_H
+#define RL_CLIENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "r_client.h"
+#include "rl_auth.h"
+#include "rl_membership.h"
+#include "rl_reqtable.h"
+#include "rl_response.h"
+#include "rl_rng.h"
+#include "rl_wire.h"
+
+struct r_client {
+    r_io_ops_t io;
+    rl_rng_t rng;
+    r_auth_key_info_t key;          /* decoded credential; secret cleansed on destroy */
+    rl_auth_t auth;
+    r_request_policy_t policy;
+    int schedule_status;            /* r_client_policy_schedule() result, reported at submit */
+    const char *schedule_why;
+    r_policy_schedule_t schedule;   /* frozen per request: requests copy nothing, policy is immutable */
+    r_request_profile_cb profile_cb;
+    void *profile_user;
+    rl_membership_t membership;
+    rl_reqtable_t inflight;         /* unique_id -> r_client_req_t */
+    r_client_req_t *completing;     /* request whose callback runs: cancel on it is a no-op */
+    bool rebind_pending;            /* r-client.md 6.1 RebindPending */
+    uint8_t scratch[RL_MAX_DATAGRAM];
+};
+
+struct r_client_req {
+    r_client_t *client;
+    rl_snapshot_t *snapshot;        /* immutable membership of this request (ref held) */
+    uint8_t unique_id[16];
+    uint8_t nonce[RL_AES_NONCE_LEN];
+    uint64_t t0;                    /* time_stamp_ms of the request: start of round 0 */
+    uint64_t dedup_deadline;        /* t0 + ttl_ms: no send at or after it */
+    uint32_t round;                 /* current transmission round k */
+    r_request_phase_t phase;
+    uint64_t pref_deadline;         /* preference deadline of the current phase */
+    uint64_t end_deadline;          /* replay deadline of round k, or end of final phase */
+    long candidate;                 /* rank of the candidate's server, -1 = none */
+    rl_rate_response_t cand_resp;   /* views into cand_buf */
+    size_t n_missing;               /* servers without a valid response */
+    uint8_t *responded;             /* snapshot->count flags */
+    r_rate_limit_cb cb;
+    void *user;
+    /* The logical request: a stored datagram (copying API) or borrowed
+     * inputs re-encoded identically for each replay (borrowed API). */
+    bool borrowed;
+    const r_resource_request_t *resources;
+    size_t resource_count;
+    const r_latency_guard_t *guards;
+    size_t guard_count;
+    const uint8_t *label;
+    size_t label_len;
+    uint8_t *dgram;                 /* copying API only */
+    size_t dgram_len;
+    uint8_t *cand_buf;              /* RL_MAX_DATAGRAM bytes for a retained candidate */
+};
+
+/* Client-internal helpers (client.c). */
+uint64_t rl_client_now(const r_client_t *c);
+void rl_client_log(const r_client_t *c, r_log_level_t level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Fill a tenant header for a new client PDU (fresh unique_id). Returns
+ * RCLIENT_OK or RCLIENT_ERR_AUTH (random source failed). */
+int rl_client_new_header(r_client_t *c, rl_tenant_header_t *hdr, uint64_t now_ms);
+/* Encode (rate request) + seal with the request's nonce into buf. */
+int rl_request_encode(const r_client_req_t *req, uint8_t *buf, size_t cap, size_t *out_len);
+
+/* Request state machine (request_fsm.c). */
+/* Arm round 0 (after the initial fan-out). */
+void rl_request_start(r_client_req_t *req);
+/* A validated response (views into the client's scratch, len bytes). */
+void rl_request_on_response(r_client_req_t *req, const rl_rate_response_t *resp, size_t len, uint64_t now_ms);
+void rl_request_on_timeout(r_client_req_t *req, uint64_t now_ms);
+uint64_t rl_request_deadline(const r_client_req_t *req);
+void rl_request_free(r_client_req_t *req);
+
+#endif /* RL_CLIENT_H */

@@ -1,0 +1,211 @@
+/* Unit tests for membership.c refresh pacing (r-client.md 9.4, api.md "DNS
+ * Refresh"): periodic refresh driven by activity, SRV TTL cap, forced-refresh
+ * throttle with jitter, and failed refreshes that arm nothing. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "membership_env.h"
+
+/* Installed at START_MS with no TTL: due at START_MS + 300000, not 1 ms before. */
+static void test_periodic_refresh_due_exactly(void **state) {
+    env_t *e = *state;
+    env_install_two(e, NULL, 0);
+    assert_int_equal(e->m.next_periodic_ms, START_MS + 300000u);
+    e->clock.now = START_MS + 300000u - 1u;
+    assert_non_null(rl_membership_acquire(&e->m));
+    assert_int_equal(e->dns.srv_calls, 1);
+    e->clock.now = START_MS + 300000u;
+    assert_non_null(rl_membership_acquire(&e->m));
+    assert_int_equal(e->dns.srv_calls, 2);
+    assert_int_equal(e->m.generation, 2);
+    assert_int_equal(e->m.next_periodic_ms, START_MS + 600000u);
+}
+
+static void test_configured_interval_used(void **state) {
+    env_t *e = *state;
+    r_dns_refresh_config_t cfg = {45000, 0, 0};
+    env_install_two(e, &cfg, 0);
+    assert_int_equal(e->m.next_periodic_ms, START_MS + 45000u);
+}
+
+/* An asynchronous refresh keeps serving the current snapshot meanwhile. */
+static void test_periodic_refresh_keeps_current_meanwhile(void **state) {
+    env_t *e = *state;
+    env_install_two(e, NULL, 0);
+    rl_snapshot_t *before = e->m.current;
+    e->dns.srv_mode = FAKE_LATER;
+    e->clock.now = START_MS + 300000u;
+    assert_ptr_equal(rl_membership_acquire(&e->m), before);
+    assert_non_null(e->m.inflight);
+    assert_ptr_equal(rl_membership_acquire(&e->m), before);
+    assert_int_equal(e->dns.srv_calls, 2);
+    fake_dns_answer_srv(&e->dns, 1); /* address lookups answer at once */
+    assert_null(e->m.inflight);
+    assert_int_equal(e->m.generation, 2);
+}
+
+/* api.md: SRV TTLs cap the periodic interval; now is read at install time. */
+static void test_srv_ttl_caps_interval(void **state) {
+    env_t *e = *state;
+    zone_two(&e->dns, 60);
+    e->dns.addr_mode = FAKE_AT_ONCE;
+    env_init(e, NULL);
+    rl_membership_start(&e->m);
+    e->clock.now = 5000;
+    fake_dns_answer_srv(&e->dns, 0);
+    assert_int_equal(e->m.generation, 1);
+    assert_int_equal(e->m.next_periodic_ms, 5000u + 60000u);
+}
+
+static void test_smallest_nonzero_ttl_wins(void **state) {
+    env_t *e = *state;
+    e->dns.srv_mode = FAKE_AT_ONCE;
+    e->dns.addr_mode = FAKE_AT_ONCE;
+    fake_dns_add_srv(&e->dns, T1, 29292, 0);
+    fake_dns_add_srv(&e->dns, T2, 29293, 120);
+    fake_dns_add_srv(&e->dns, T3, 29294, 90);
+    fake_dns_add_a(&e->dns, T1, fake_v4(203, 0, 113, 10));
+    env_init(e, NULL);
+    rl_membership_start(&e->m);
+    assert_int_equal(e->m.next_periodic_ms, START_MS + 90000u);
+}
+
+static void test_ttl_above_interval_ignored(void **state) {
+    env_t *e = *state;
+    env_install_two(e, NULL, 600);
+    assert_int_equal(e->m.next_periodic_ms, START_MS + 300000u);
+}
+
+/* Jitter = u64le(01 02 .. 08) mod (500 + 1) = 60: throttle until
+ * START_MS + 1000 + 60 = 2060. */
+static void test_forced_throttle_with_jitter(void **state) {
+    env_t *e = *state;
+    const uint8_t bytes[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    memcpy(e->rng.bytes, bytes, sizeof bytes);
+    r_dns_refresh_config_t cfg = {0, 1000, 500};
+    env_install_two(e, &cfg, 0);
+    assert_int_equal(e->rng.calls, 1);
+    assert_int_equal(e->rng.last_len, 8);
+    assert_int_equal(e->m.forced_not_before_ms, 2060);
+    e->clock.now = 2059;
+    assert_int_equal(rl_membership_refresh(&e->m), RCLIENT_OK);
+    assert_int_equal(e->dns.srv_calls, 1);
+    e->clock.now = 2060;
+    assert_int_equal(rl_membership_refresh(&e->m), RCLIENT_OK);
+    assert_int_equal(e->dns.srv_calls, 2);
+    assert_int_equal(e->m.forced_not_before_ms, 2060u + 1000u + 60u);
+}
+
+/* All-ones bytes: UINT64_MAX mod 501 = 48. */
+static void test_jitter_takes_rng_value(void **state) {
+    env_t *e = *state;
+    memset(e->rng.bytes, 0xFF, sizeof e->rng.bytes);
+    r_dns_refresh_config_t cfg = {0, 1000, 500};
+    env_install_two(e, &cfg, 0);
+    assert_int_equal(e->m.forced_not_before_ms, START_MS + 1000u + 48u);
+}
+
+static void test_jitter_rng_failure_takes_full_jitter(void **state) {
+    env_t *e = *state;
+    e->rng.fail = true;
+    r_dns_refresh_config_t cfg = {0, 1000, 500};
+    env_install_two(e, &cfg, 0);
+    assert_int_equal(e->rng.calls, 1);
+    assert_int_equal(e->m.forced_not_before_ms, START_MS + 1500u);
+}
+
+static void test_no_jitter_draws_nothing(void **state) {
+    env_t *e = *state;
+    env_install_two(e, NULL, 0);
+    assert_int_equal(e->rng.calls, 0);
+    assert_int_equal(e->m.forced_not_before_ms, START_MS + 1000u);
+}
+
+/* api.md: failed refreshes do not arm the pacing throttle; the next activity
+ * retries at once. */
+static void test_failed_first_refresh_arms_nothing(void **state) {
+    env_t *e = *state;
+    e->dns.srv_mode = FAKE_AT_ONCE;
+    e->dns.srv_status = 2;
+    r_dns_refresh_config_t cfg = {0, 1000, 500};
+    env_init(e, &cfg);
+    rl_membership_start(&e->m);
+    assert_null(e->m.inflight);
+    assert_int_equal(e->m.forced_not_before_ms, 0);
+    assert_int_equal(e->m.next_periodic_ms, 0);
+    assert_int_equal(e->rng.calls, 0);
+    assert_null(rl_membership_acquire(&e->m));
+    assert_int_equal(e->dns.srv_calls, 2);
+    assert_int_equal(rl_membership_refresh(&e->m), RCLIENT_OK);
+    assert_int_equal(e->dns.srv_calls, 3);
+}
+
+static void test_srv_failure_keeps_last_good(void **state) {
+    env_t *e = *state;
+    r_dns_refresh_config_t cfg = {0, 1000, 500};
+    env_install_two(e, &cfg, 0);
+    rl_snapshot_t *good = e->m.current;
+    uint64_t forced = e->m.forced_not_before_ms;
+    e->dns.srv_status = 2;
+    e->clock.now = START_MS + 300000u;
+    assert_ptr_equal(rl_membership_acquire(&e->m), good);
+    assert_int_equal(e->dns.srv_calls, 2);
+    assert_null(e->m.inflight);
+    assert_ptr_equal(rl_membership_peek(&e->m), good);
+    assert_int_equal(e->m.generation, 1);
+    assert_int_equal(e->m.next_periodic_ms, START_MS + 300000u);
+    assert_int_equal(e->m.forced_not_before_ms, forced);
+    assert_int_equal(e->rng.calls, 1);
+    assert_ptr_equal(rl_membership_acquire(&e->m), good); /* still due: retried */
+    assert_int_equal(e->dns.srv_calls, 3);
+}
+
+static void test_addr_failures_keep_last_good(void **state) {
+    env_t *e = *state;
+    env_install_two(e, NULL, 0);
+    rl_snapshot_t *good = e->m.current;
+    zone_clear(&e->dns);
+    fake_dns_add_srv(&e->dns, T1, 29292, 0);
+    fake_dns_add_failure(&e->dns, T1, 2);
+    assert_int_equal(rl_membership_start(&e->m), RCLIENT_OK);
+    assert_int_equal(e->dns.addr_calls, 3);
+    assert_ptr_equal(rl_membership_peek(&e->m), good);
+    assert_int_equal(good->count, 2);
+    assert_int_equal(e->m.generation, 1);
+    assert_int_equal(e->m.forced_not_before_ms, START_MS + 1000u);
+}
+
+/* Clock values near the top saturate instead of wrapping. */
+static void test_deadlines_saturate(void **state) {
+    env_t *e = *state;
+    e->clock.now = UINT64_MAX - 10u;
+    env_install_two(e, NULL, 0);
+    assert_int_equal(e->m.next_periodic_ms, UINT64_MAX);
+    assert_int_equal(e->m.forced_not_before_ms, UINT64_MAX);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, env_setup, env_teardown)
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        T(test_periodic_refresh_due_exactly),
+        T(test_configured_interval_used),
+        T(test_periodic_refresh_keeps_current_meanwhile),
+        T(test_srv_ttl_caps_interval),
+        T(test_smallest_nonzero_ttl_wins),
+        T(test_ttl_above_interval_ignored),
+        T(test_forced_throttle_with_jitter),
+        T(test_jitter_takes_rng_value),
+        T(test_jitter_rng_failure_takes_full_jitter),
+        T(test_no_jitter_draws_nothing),
+        T(test_failed_first_refresh_arms_nothing),
+        T(test_srv_failure_keeps_last_good),
+        T(test_addr_failures_keep_last_good),
+        T(test_deadlines_saturate),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,504 @@
+/* Request state machine through the public API and a fake host
+ * (r-client.md 6.2.1, 9.3.3, 9.3.4, 9.3.5; r-client-ha-design.md 10).
+ * Three explicit servers: A (index 0) oldest, then B, then C.
+ * Default policy: U = 20, N = 1, B = [1,1], P = [1,1], F = 1, P_final = 0, C = 1,
+ * so round 0 = [t0, t0+20), round 1 = [t0+20, t0+40), final = [t0+40, t0+60). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "fake_host.h"
+
+enum { A = 0, B = 1, C = 2 };
+#define T0 FH_T0
+
+/* U = 10, N = 1, B = 2, P = 1, F = 2, P_final = 1: preference ends before the round. */
+static r_request_policy_t oldest_preferred(void) {
+    r_request_policy_t p;
+    assert_int_equal(r_client_request_policy_preset(&p, R_POLICY_OLDEST_PREFERRED), RCLIENT_OK);
+    return p;
+}
+
+static void test_initial_fanout_sends_same_datagram_to_every_server(void **state) {
+    (void)state;
+    fh_t *h = fh_setup(R_AUTH_COOKIE, NULL, 3);
+    r_client_req_t *req = fh_submit(h);
+    assert_int_equal(h->n_sends, 3);
+    assert_int_equal(h->sends[0].server, A);
+    assert_int_equal(h->sends[1].server, B);
+    assert_int_equal(h->sends[2].server, C);
+    assert_memory_equal(h->sends[0].data, h->sends[1].data, h->sends[0].len);
+    assert_memory_equal(h->sends[0].data, h->sends[2].data, h->sends[0].len);
+    assert_int_equal(rl_load_u64(h->sends[0].data + RL_TENANT_OFF_TIME_STAMP), T0);
+    assert_int_equal(r_client_request_deadline_ms(h->client, req), T0 + 20);
+    assert_int_equal(h->completions, 0);
+    fh_teardown(h);
+}
+
+static void test_request_carries_derived_dedup_ttl(void **state) {
+    (void)state;
+    fh_t *h = fh_setup(R_AUTH_NONE, NULL, 3);
+    fh_submit(h);
+    size_t pdu = RL_TENANT_TLV_SIZE + RL_AUTH_NONE_TLV_SIZE;
+    assert_int_equal(rl_load_u32(h->sends[0].data + pdu + 4), 60); /* 3 * U */
+    fh_teardown(h);
+}
+
+static void test_oldest_response_selects_immediately(void **state) {
+    (void)state;
+    fh_t *h = fh_setup(R_AUTH_COOKIE, NULL, 3);
+    fh_submit(h);
+    h->now = T0 + 3;
+    assert_int_equal(fh_allow(h, A), RCLIENT_OK);
+    assert_int_equal(h->completions, 1);
+    assert_int_equal(h->status, RCLIENT_OK);
+    assert_true(h->success);
+    assert_int_equal(h->server_id, h->server_ids[A]);
+    assert_int_equal(h->completed_at, T0 + 3);
+    assert_int_equal(h->profile.wait_ms, 3);
+    assert_int_equal(h->profile.round, 0);
+    assert_int_equal(h->profile.phase, R_PHASE_ROUND);
+    assert_true(h->profile.selected);
+    fh_teardown(h);
+}
+
+static void test_completion_delivery_goes_to_missing_servers_only(void **state) {
+    (void)state;
+    fh_t *h = fh_setup(R_AUTH_COOKIE, NULL, 3);
+    fh_submit(h);
+    h->now = T0 + 3;
+    fh_allow(h, A);
+    assert_int_equal(h->n_sends, 5);
+    assert_int_equal(h->sends[3].server, B);
+    assert_int_equal(h->sends[4].server, C);
+    assert_int_equal(h->sends[3].at, T0 + 3);
+    assert_memory_equal(h->sends[3].data, h->sends[0].data, h->sends[0].len);
+    fh_teardown(h);
+}
+
+static void test_completion_delivery_disabled(void **state) {
+    (void)state;
+    r_request_policy_t p;
+    r_client_default_request_policy(&p);
+    p.completion_delivery = false;
+    fh_t *h = fh_setup(R_AUTH_COOKIE, &p, 3);
+    fh_submit(h);
+    fh_allow(h, A);
+    assert_int_equal(h->completions, 1);
+    assert_int_equal(h->n_sends, 3);
+    fh_teardown(h);
+}
+
+static void test_completion_delivery_for_denied_response(void **state) {
+    (void)state;
+    fh_t *h = fh_setup(R_AUTH_COOKIE, NULL, 3);
+    fh_submit(h);
+    fh_reply_t deny = {.deficit = 1, .actual_rate = 100, .current_latency = 5, .keep_port = 1};
+    assert_int_equal(fh_reply(h, A, &deny), RCLIENT_OK);
+    assert_int_equal(h->completions, 1);
+    assert_false(h->success);
+    assert_int_equal(h->resources[0].tokens_deficit, 1);
+    assert_int_equal(h->resources[0].actual_rate, 100);
+    assert_int_equal(h->n_sends, 5); /* outcome-independent (r-client.md 9.3.4) */
+    fh_teardown(h);
+}
+
+static void test_younger_response_waits_for_preference_deadline(void **state) {
+    (void)state;
+    r_request_policy_t p = oldest_preferred();
+    fh_t *h = fh_setup(R_AUTH_COOKIE, &p, 3);
+    r_client_req_t *req = fh_submit(h);
+    assert_int_equal(r_client_request_deadline_ms(h->client, req), T0 + 20); /* B(0) * U */
+    h->now = T0 + 4;
+    assert_int_equal(fh_allow(h, B), RCLIENT_OK);
+    assert_int_equal(h->completions, 0);
+    assert_int_equal(r_client_request_deadline_ms(h->client, req), T0 + 10); /* moved to P(0) * U */
+    fh_advance(h, req, T0 + 10);
+    assert_int_equal(h->completions, 1);
+    assert_int_equal(h->server_id, h->server_ids[B]);
+    assert_int_equal(h->completed_at, T0 + 10);
+    /* completion delivery to A and C */
+    assert_int_equal(h->n_sends, 5);
+    assert_int_equal(h->sends[3].server, A);
+    assert_int_equal(h->sends[4].server, C);
+    fh_teardown(h);
+}
+
+static void test_timeout_before_deadline_is_noop(void **state) {
+    (void)state;
+    fh_t *h = fh_setup(R_AUTH_NONE, NULL, 3);
+    r_client_req_t *req = fh_submit(h);
+    h->now = T0 + 19;
+    assert_int_equal(r_client_on_timeout(h->client, req, T0 + 19), RCLIENT_OK);
+    assert_int_equal(h->n_sends, 3);
+    assert_int_equal(h->completions, 0);
+    assert_int_equal(r_client_request_deadline_ms(h->client, req), T0 + 20);
+    fh_teardown(h);
+}
+
+static void test_response_after_preference_deadline_selects_at_once(void **state) {
+    (void)state;
+    r_request_policy_t p = oldest_preferred();
+    fh_t *h = fh_setup(R_AUTH_NONE, &p, 3);
+    fh_submit(h);
+    h->now = T0 + 12; /* past P(0) = 10, timer not fired: no candidate yet */
+    assert_int_equal(fh_allow(h, C), RCLIENT_OK);
+    assert_int_equal(h->completions, 1);
+    assert_int_equal(h->server_id, h->server_ids[C]);
+    fh_teardown(h);
+}
+
+static void test_older_response_replaces_candidate(void **state) {
+    (void)state;
+    r_request_policy_t p = oldest_preferred();
+    fh_t *h = fh_setup(R_AUTH_NONE, &p, 3);
+    r_client_req_t *req = fh_submit(h);
+    h->now = T0 + 2;
+    fh_allow(h, C);
+    h->now = T0 + 5;
+    fh_allow(h, B);
+    assert_int_equal(h->completions, 0);
+    fh_advance(h, req, T0 + 10);
+    assert_int_equal(h->server_id, h->server_ids[B]);
+    /* completion delivery only to A: B and C answered */
+    assert_int_equal(h->n_sends, 4);
+    assert_int_equal(h->sends[3].server, A);
+    fh_teardown(h);
+}
+
+static void test_younger_response_does_not_replace_candidate(void **state) {
+    (void)state;
+    r_request_policy_t p = oldest_preferred();
+    fh_t *h = fh_setup(R_AUTH_NONE, &p, 3);
+    r_client_req_t *req = fh_submit(h);
+    h->now = T0 + 2;
+    fh_allow(h, B);
+    h->now = T0 + 5;
+    fh_allow(h, C);
+    fh_advance(h, req, T0 + 10);
+    assert_int_equal(h->server_id, h->server_ids[B]);
+    fh_teardown(h);
+}
+
+static void test_duplicate_response_before_deadline_changes_nothing(void **state) {
+    (void)state;
+    r_request_policy_t p = oldest_preferred();
+    fh_t *h = fh_setup(R_AUTH_NONE, &p, 3);
+    r_client_req_t *req = fh_submit(h);
+    h->now = T0 + 2;
+    fh_allow(h, C);
+    h->now = T0 + 3;
+    assert_int_equal(fh_allow(h, C), RCLIENT_OK);
+    assert_int_equal(h->completions, 0);
+    assert_int_equal(r_client_request_deadline_ms(h->client, req), T0 + 10);
+    fh_teardown(h);
+}
+
+static void test_duplicate_response_after_deadline_selects_candidate(void **state) {
+    (void)state;
+    r_request_policy_t p = oldest_preferred();
+    fh_t *h = fh_setup(R_AUTH_NONE, &p, 3);
+    fh_submit(h);
+    h->now = T0 + 2;
+    fh_allow(h, C);
+    h->now = T0 + 11; /* preference elapsed, timer not yet delivered */
+    assert_int_equal(fh_allow(h, C), RCLIENT_OK);
+    assert_int_equal(h->completions, 1);
+    assert_int_equal(h->server_id, h->server_ids[C]);
+    fh_teardown(h);
+}
+
+static void test_silent_round_replays_same_request_to_all(void **state) {
+    (void)state;
+    fh_t *h = fh_setup(R_AUTH_AES, NULL, 3);
+    r_client_req_t *req = fh_submit(h);
+    fh_advance(h, req, T0 + 20);
+    assert_int_equal(h->n_sends, 6);
+    for (size_t i = 3; i < 6; i++) {
+        assert_int_equal(h->sends[i].at, T0 + 20);
+        assert_int_equal(h->sends[i].len, h->sends[0].len);
+        assert_memory_equal(h->sends[i].data, h->sends[0].data, h->sends[0].len); /* same unique_id, same bytes */
+    }
+    assert_int_equal(r_client_request_deadline_ms(h->client, req), T0 + 40);
+    fh_teardown(h);
+}
+
+static void test_late_timer_replays_when_delivered(void **state) {
+    (void)state;
+    fh_t *h = fh_setup(R_AUTH_NONE, NULL, 3);
+    r_client_req_t *req = fh_submit(h);
+    h->now = T0 + 27;
+    assert_int_equal(r_client_on_timeout(h->client, req, T0 + 27), RCLIENT_OK);
+    assert_int_equal(h->n_sends, 6);
+    assert_int_equal(h->sends[5].at, T0 + 27);
+    assert_int_equal(r_client_request_deadline_ms(h->client, req), T0 + 40); /* absolute, not shifted */
+    fh_teardown(h);
+}
+
+static void test_round_one_response_from_younger_selects_after_preference(void **state) {
+    (void)state;
+    fh_t *h = fh_setup(R_AUTH_NONE, NULL, 3);
+    r_client_req_t *req = fh_submit(h);
+    fh_advance(h, req, T0 + 20);
+    h->now = T0 + 25;
+    fh_allow(h, B); /* default P(1) = 1: waits for A until t0+40 */
+    assert_int_equal(h->completions, 0);
+    assert_int_equal(r_client_request_deadline_ms(h->client, req), T0 + 40);
+    fh_advance(h, req, T0 + 40);
+    assert_int_equal(h->completions, 1);
+    assert_int_equal(h->server_id, h->server_ids[B]);
+    assert_int_equal(h->profile.round, 1);
+    fh_teardown(h);
+}
+
+static void test_api_md_preset_completes_round_one_response_at_once(void **state) {
+    (void)state;
+    r_request_policy_t p;
+    r_client_request_policy_preset(&p, R_POLICY_API_MD);
+    fh_t *h = fh_setup(R_AUTH_NONE, &p, 3);
+    r_client_req_t *req = fh_submit(h);
+    fh_advance(h, req, T0 + 20);
+    h->now = T0 + 25;
+    fh_allow(h, C);
+    assert_int_equal(h->completions, 1);
+    assert_int_equal(h->server_id, h->server_ids[C]);
+    fh_teardown(h);
+}
+
+static void test_final_phase_sends_nothing_and_selects_first_valid(void **state) {
+    (void)state;
+    fh_t *h = fh_setup(R_AUTH_NONE, NULL, 3);
+    r_client_req_t *req = fh_submit(h);
+    fh_advance(h, req, T0 + 40);
+    assert_int_equal(h->n_sends, 6); /* no send when entering the final phase */
+    assert_int_equal(r_client_request_deadline_ms(h->client, req), T0 + 60);
+    h->now = T0 + 45;
+    fh_allow(h, C);
+    assert_int_equal(h->completions, 1);
+    assert_int_equal(h->server_id, h->server_ids[C]);
+    assert_int_equal(h->profile.phase, R_PHASE_FINAL_RECEIVE);
+    assert_int_equal(h->n_sends, 8); /* completion delivery to A and B, before t0+60 */
+    fh_teardown(h);
+}
+
+static void test_final_deadline_times_out(void **state) {
+    (void)state;
+    fh_t *h = fh_setup(R_AUTH_NONE, NULL, 3);
+    r_client_req_t *req = fh_submit(h);
+    fh_advance(h, req, T0 + 60);
+    assert_int_equal(h->completions, 1);
+    assert_int_equal(h->status, RCLIENT_ERR_TIMEOUT);
+    assert_false(h->success);
+    assert_int_equal(h->server_id, 0);
+    assert_int_equal(h->completed_at, T0 + 60);
+    assert_int_equal(h->n_sends, 6);
+    assert_int_equal(h->profile.status, RCLIENT_ERR_TIMEOUT);
+    assert_false(h->profile.selected);
+    assert_int_equal(h->profile.wait_ms, 60);
+    fh_teardown(h);
+}
+
+static void test_no_final_phase_times_out_after_last_round(void **state) {
+    (void)state;
+    r_request_policy_t p;
+    r_client_default_request_policy(&p);
+    p.final_receive_units = 0;
+    fh_t *h = fh_setup(R_AUTH_NONE, &p, 3);
+    r_client_req_t *req = fh_submit(h);
+    fh_advance(h, req, T0 + 40);
+    assert_int_equal(h->completions, 1);
+    assert_int_equal(h->status, RCLIENT_ERR_TIMEOUT);
+    assert_int_equal(h->completed_at, T0 + 40);
+    fh_teardown(h);
+}
+
+static void test_no_replay_at_or_after_dedup_deadline(void **state) {
+    (void)state;
+    fh_t *h = fh_setup(R_AUTH_NONE, NULL, 3);
+    r_client_req_t *req = fh_submit(h);
+    h->now = T0 + 60; /* the host slept through every deadline */
+    assert_int_equal(r_client_on_timeout(h->client, req, T0 + 60), RCLIENT_OK);
+    assert_int_equal(h->n_sends, 3);
+    assert_int_equal(h->completions, 1);
+    assert_int_equal(h->status, RCLIENT_ERR_TIMEOUT);
+    fh_teardown(h);
+}
+
+static void test_replay_send_failure_completes_with_io(void **state) {
+    (void)state;
+    fh_t *h = fh_setup(R_AUTH_NONE, NULL, 3);
+    r_client_req_t *req = fh_submit(h);
+    h->fail_send_at = 4; /* the second replay send */
+    fh_advance(h, req, T0 + 20);
+    assert_int_equal(h->completions, 1);
+    assert_int_equal(h->status, RCLIENT_ERR_IO);
+    assert_int_equal(h->n_sends, 4);
+    fh_teardown(h);
+}
+
+static void test_completion_delivery_failure_does_not_change_result(void **state) {
+    (void)state;
+    fh_t *h = fh_setup(R_AUTH_NONE, NULL, 3);
+    fh_submit(h);
+    h->fail_send_at = 3;
+    fh_allow(h, A);
+    assert_int_equal(h->completions, 1);
+    assert_int_equal(h->status, RCLIENT_OK);
+    assert_true(h->success);
+    fh_teardown(h);
+}
+
+static void test_single_server_response_is_oldest(void **state) {
+    (void)state;
+    r_request_policy_t p = oldest_preferred();
+    fh_t *h = fh_setup(R_AUTH_NONE, &p, 1);
+    fh_submit(h);
+    h->now = T0 + 1;
+    fh_allow(h, A);
+    assert_int_equal(h->completions, 1);
+    assert_int_equal(h->n_sends, 1);
+    fh_teardown(h);
+}
+
+static void test_strict_oldest_waits_full_round(void **state) {
+    (void)state;
+    r_request_policy_t p;
+    r_client_request_policy_preset(&p, R_POLICY_STRICT_OLDEST);
+    p.unit_ms = 10;
+    p.replay_gap.initial_units = p.replay_gap.max_units = 3;
+    p.preference.initial_units = p.preference.max_units = 3;
+    fh_t *h = fh_setup(R_AUTH_NONE, &p, 3);
+    r_client_req_t *req = fh_submit(h);
+    h->now = T0 + 1;
+    fh_allow(h, B);
+    assert_int_equal(r_client_request_deadline_ms(h->client, req), T0 + 30);
+    fh_advance(h, req, T0 + 29);
+    assert_int_equal(h->completions, 0);
+    fh_advance(h, req, T0 + 30);
+    assert_int_equal(h->completions, 1);
+    assert_int_equal(h->server_id, h->server_ids[B]);
+    fh_teardown(h);
+}
+
+static void test_fastest_valid_selects_first_response(void **state) {
+    (void)state;
+    r_request_policy_t p;
+    r_client_request_policy_preset(&p, R_POLICY_FASTEST_VALID);
+    fh_t *h = fh_setup(R_AUTH_NONE, &p, 3);
+    fh_submit(h);
+    h->now = T0 + 1;
+    fh_allow(h, C);
+    assert_int_equal(h->completions, 1);
+    assert_int_equal(h->server_id, h->server_ids[C]);
+    fh_teardown(h);
+}
+
+/* r-client-ha-design.md 10, trace 1: healthy synchronized servers. */
+static void test_trace_healthy_selects_oldest_on_arrival(void **state) {
+    (void)state;
+    r_request_policy_t p = oldest_preferred();
+    fh_t *h = fh_setup(R_AUTH_AES, &p, 2);
+    fh_submit(h);
+    h->now = T0 + 2;
+    fh_allow(h, B);
+    assert_int_equal(h->completions, 0);
+    h->now = T0 + 3;
+    fh_allow(h, A);
+    assert_int_equal(h->completions, 1);
+    assert_int_equal(h->server_id, h->server_ids[A]);
+    assert_int_equal(h->completed_at, T0 + 3);
+    assert_int_equal(h->n_sends, 2); /* nobody missing: no completion delivery */
+    fh_teardown(h);
+}
+
+/* Trace 2a: slow oldest arrives by the preference deadline. */
+static void test_trace_slow_oldest_within_preference(void **state) {
+    (void)state;
+    r_request_policy_t p = oldest_preferred();
+    fh_t *h = fh_setup(R_AUTH_AES, &p, 2);
+    r_client_req_t *req = fh_submit(h);
+    h->now = T0 + 1;
+    fh_allow(h, B);
+    fh_advance(h, req, T0 + 9);
+    assert_int_equal(h->completions, 0);
+    fh_allow(h, A);
+    assert_int_equal(h->completions, 1);
+    assert_int_equal(h->server_id, h->server_ids[A]);
+    assert_int_equal(h->completed_at, T0 + 9);
+    fh_teardown(h);
+}
+
+/* Trace 2b: slow oldest arrives after the preference deadline: B selected,
+ * A's late response changes nothing. */
+static void test_trace_slow_oldest_after_preference(void **state) {
+    (void)state;
+    r_request_policy_t p = oldest_preferred();
+    fh_t *h = fh_setup(R_AUTH_AES, &p, 2);
+    r_client_req_t *req = fh_submit(h);
+    h->now = T0 + 1;
+    fh_allow(h, B);
+    fh_advance(h, req, T0 + 10);
+    assert_int_equal(h->completions, 1);
+    assert_int_equal(h->server_id, h->server_ids[B]);
+    assert_int_equal(h->completed_at, T0 + 10);
+    h->now = T0 + 12;
+    assert_int_equal(fh_allow(h, A), RCLIENT_OK);
+    assert_int_equal(h->completions, 1);
+    assert_int_equal(h->server_id, h->server_ids[B]);
+    fh_teardown(h);
+}
+
+/* Trace 3: preferred-server failure: B selected at the preference deadline,
+ * then completion delivery to the missing A. */
+static void test_trace_preferred_server_failure(void **state) {
+    (void)state;
+    r_request_policy_t p = oldest_preferred();
+    fh_t *h = fh_setup(R_AUTH_AES, &p, 2);
+    r_client_req_t *req = fh_submit(h);
+    h->now = T0 + 1;
+    fh_allow(h, B);
+    fh_advance(h, req, T0 + 10);
+    assert_int_equal(h->server_id, h->server_ids[B]);
+    assert_int_equal(h->n_sends, 3);
+    assert_int_equal(h->sends[2].server, A);
+    assert_int_equal(h->sends[2].at, T0 + 10);
+    fh_teardown(h);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_initial_fanout_sends_same_datagram_to_every_server),
+        cmocka_unit_test(test_request_carries_derived_dedup_ttl),
+        cmocka_unit_test(test_oldest_response_selects_immediately),
+        cmocka_unit_test(test_completion_delivery_goes_to_missing_servers_only),
+        cmocka_unit_test(test_completion_delivery_disabled),
+        cmocka_unit_test(test_completion_delivery_for_denied_response),
+        cmocka_unit_test(test_younger_response_waits_for_preference_deadline),
+        cmocka_unit_test(test_timeout_before_deadline_is_noop),
+        cmocka_unit_test(test_response_after_preference_deadline_selects_at_once),
+        cmocka_unit_test(test_older_response_replaces_candidate),
+        cmocka_unit_test(test_younger_response_does_not_replace_candidate),
+        cmocka_unit_test(test_duplicate_response_before_deadline_changes_nothing),
+        cmocka_unit_test(test_duplicate_response_after_deadline_selects_candidate),
+        cmocka_unit_test(test_silent_round_replays_same_request_to_all),
+        cmocka_unit_test(test_late_timer_replays_when_delivered),
+        cmocka_unit_test(test_round_one_response_from_younger_selects_after_preference),
+        cmocka_unit_test(test_api_md_preset_completes_round_one_response_at_once),
+        cmocka_unit_test(test_final_phase_sends_nothing_and_selects_first_valid),
+        cmocka_unit_test(test_final_deadline_times_out),
+        cmocka_unit_test(test_no_final_phase_times_out_after_last_round),
+        cmocka_unit_test(test_no_replay_at_or_after_dedup_deadline),
+        cmocka_unit_test(test_replay_send_failure_completes_with_io),
+        cmocka_unit_test(test_completion_delivery_failure_does_not_change_result),
+        cmocka_unit_test(test_single_server_response_is_oldest),
+        cmocka_unit_test(test_strict_oldest_waits_full_round),
+        cmocka_unit_test(test_fastest_valid_selects_first_response),
+        cmocka_unit_test(test_trace_healthy_selects_oldest_on_arrival),
+        cmocka_unit_test(test_trace_slow_oldest_within_preference),
+        cmocka_unit_test(test_trace_slow_oldest_after_preference),
+        cmocka_unit_test(test_trace_preferred_server_failure),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
