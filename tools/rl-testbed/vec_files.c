@@ -1,0 +1,81 @@
+/* vec_files.c - which vector files a bare `rl-testbed vectors` runs. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "vec_json.h"
+#include "vec_runner.h"
+
+#ifndef RL_SOURCE_DIR
+#define RL_SOURCE_DIR "."
+#endif
+
+bool vec_file_list_add(vec_file_list_t *list, const char *path, bool no_match)
+{
+    if (list->n == list->cap) {
+        size_t cap = list->cap == 0 ? 16 : list->cap * 2;
+        vec_file_t *grown = realloc(list->files, cap * sizeof *grown);
+        if (grown == NULL)
+            return false;
+        list->files = grown;
+        list->cap = cap;
+    }
+    char *copy = malloc(strlen(path) + 1);
+    if (copy == NULL)
+        return false;
+    strcpy(copy, path);
+    list->files[list->n].path = copy;
+    list->files[list->n].no_match = no_match;
+    list->n++;
+    return true;
+}
+
+void vec_file_list_free(vec_file_list_t *list)
+{
+    for (size_t i = 0; i < list->n; i++)
+        free(list->files[i].path);
+    free(list->files);
+    memset(list, 0, sizeof *list);
+}
+
+static bool is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Add the sorted matches of pattern; a required pattern without matches is
+ * added as a no_match entry so the run fails visibly. */
+static bool add_glob(vec_file_list_t *list, const char *pattern, bool required)
+{
+    glob_t g;
+    memset(&g, 0, sizeof g);
+    int rc = glob(pattern, 0, NULL, &g); /* glob sorts its matches */
+    bool ok = true;
+    if (rc == 0) {
+        for (size_t i = 0; ok && i < g.gl_pathc; i++)
+            ok = vec_file_list_add(list, g.gl_pathv[i], false);
+    } else if (required) {
+        ok = vec_file_list_add(list, pattern, true);
+    }
+    globfree(&g);
+    return ok;
+}
+
+bool vec_default_files(vec_file_list_t *out)
+{
+    const char *base = is_dir("vectors") ? "." : RL_SOURCE_DIR;
+    char pattern[4096];
+    /* Keep paths short when running from the tree: "vectors/x.json". */
+    const char *prefix = strcmp(base, ".") == 0 ? "" : base;
+    const char *sep = prefix[0] != '\0' ? "/" : "";
+    vec_format(pattern, sizeof pattern, "%s%svectors/*.json", prefix, sep);
+    if (!add_glob(out, pattern, true))
+        return false;
+    vec_format(pattern, sizeof pattern, "%s%s../shared/external/*.json", prefix, sep);
+    return add_glob(out, pattern, false);
+}

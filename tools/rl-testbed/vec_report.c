@@ -1,0 +1,192 @@
+/* vec_report.c - result table, JUnit XML and closing line (see vec_report.h). */
+#include "vec_report.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Length of the valid UTF-8 sequence at s (XML 1.0 characters only), or 0. */
+static size_t utf8_seq_len(const unsigned char *s)
+{
+    unsigned char c = s[0];
+    size_t n;
+    unsigned char lo = 0x80, hi = 0xBF; /* allowed range of the second byte */
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        lo = c == 0xE0 ? 0xA0 : 0x80; /* no overlong forms */
+        hi = c == 0xED ? 0x9F : 0xBF; /* no surrogates */
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        lo = c == 0xF0 ? 0x90 : 0x80;
+        hi = c == 0xF4 ? 0x8F : 0xBF;
+    } else
+        return 0;
+    if (s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++) {
+        if (s[i] < 0x80 || s[i] > 0xBF)
+            return 0;
+    }
+    /* U+FFFE and U+FFFF are not XML characters. */
+    if (n == 3 && c == 0xEF && s[1] == 0xBF && s[2] >= 0xBE)
+        return 0;
+    return n;
+}
+
+void vec_sanitize(char *s)
+{
+    unsigned char *u = (unsigned char *)s;
+    size_t i = 0;
+    while (u[i] != '\0') {
+        if (u[i] >= 0x20 && u[i] < 0x7F) {
+            i++;
+            continue;
+        }
+        size_t n = u[i] >= 0x80 ? utf8_seq_len(u + i) : 0;
+        if (n == 0) {
+            u[i++] = '?';
+            continue;
+        }
+        i += n;
+    }
+}
+
+bool vec_report_open(vec_report_t *r, bool quiet, const char *junit_path)
+{
+    memset(r, 0, sizeof *r);
+    r->quiet = quiet;
+    if (junit_path == NULL)
+        return true;
+    r->junit = fopen(junit_path, "w");
+    if (r->junit == NULL) {
+        fprintf(stderr, "rl-testbed: cannot create JUnit file %s: %s\n", junit_path, strerror(errno));
+        return false;
+    }
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"rl-testbed vectors\">\n", r->junit);
+    return true;
+}
+
+static void print_header(vec_report_t *r)
+{
+    if (r->header_printed)
+        return;
+    r->header_printed = true;
+    printf("\n%s [%s]\n  %-8s %-8s %-6s %s\n", r->path, r->kind, "tcId", "result", "status", "detail");
+}
+
+void vec_report_file_begin(vec_report_t *r, const char *path, const char *kind)
+{
+    vec_format(r->path, sizeof r->path, "%s", path);
+    vec_sanitize(r->path);
+    vec_format(r->kind, sizeof r->kind, "%s", kind);
+    vec_sanitize(r->kind);
+    r->header_printed = false;
+    r->n_cases = 0;
+    if (!r->quiet)
+        print_header(r);
+}
+
+static void keep_case(vec_report_t *r, const vec_case_t *c)
+{
+    if (r->junit == NULL)
+        return;
+    if (r->n_cases == r->cap_cases) {
+        size_t cap = r->cap_cases == 0 ? 64 : r->cap_cases * 2;
+        vec_case_t *grown = realloc(r->cases, cap * sizeof *grown);
+        if (grown == NULL) {
+            fprintf(stderr, "rl-testbed: out of memory; JUnit output incomplete\n");
+            return;
+        }
+        r->cases = grown;
+        r->cap_cases = cap;
+    }
+    r->cases[r->n_cases++] = *c;
+}
+
+void vec_report_case(vec_report_t *r, vec_case_t *c)
+{
+    vec_sanitize(c->detail);
+    vec_sanitize(c->id);
+    vec_sanitize(c->name);
+    if (c->pass)
+        r->passed++;
+    else
+        r->failed++;
+    if (!c->pass || !r->quiet) {
+        print_header(r);
+        const char *status = c->pass ? "PASS" : "FAIL";
+        if (c->detail[0] == '\0')
+            printf("  %-8s %-8s %s\n", c->id, c->result, status);
+        else
+            printf("  %-8s %-8s %-6s %s\n", c->id, c->result, status, c->detail);
+    }
+    keep_case(r, c);
+}
+
+static void xml_escaped(FILE *f, const char *s)
+{
+    for (; *s != '\0'; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&apos;", f); break;
+        default: fputc(*s, f); break;
+        }
+    }
+}
+
+void vec_report_file_end(vec_report_t *r)
+{
+    if (r->junit == NULL)
+        return;
+    size_t failures = 0;
+    for (size_t i = 0; i < r->n_cases; i++)
+        failures += r->cases[i].pass ? 0u : 1u;
+    fputs("  <testsuite name=\"", r->junit);
+    xml_escaped(r->junit, r->path);
+    fprintf(r->junit, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n", r->n_cases, failures);
+    for (size_t i = 0; i < r->n_cases; i++) {
+        const vec_case_t *c = &r->cases[i];
+        fputs("    <testcase classname=\"", r->junit);
+        xml_escaped(r->junit, strcmp(r->kind, "-") == 0 ? "vectors" : r->kind);
+        fputs("\" name=\"", r->junit);
+        xml_escaped(r->junit, c->name);
+        if (c->pass) {
+            fputs("\"/>\n", r->junit);
+            continue;
+        }
+        fputs("\">\n      <failure message=\"", r->junit);
+        xml_escaped(r->junit, c->detail);
+        fputs("\"/>\n    </testcase>\n", r->junit);
+    }
+    fputs("  </testsuite>\n", r->junit);
+}
+
+bool vec_report_close(vec_report_t *r, const char *junit_path)
+{
+    bool ok = true;
+    if (r->junit != NULL) {
+        fputs("</testsuites>\n", r->junit);
+        ok = ferror(r->junit) == 0;
+        ok = fclose(r->junit) == 0 && ok;
+        r->junit = NULL;
+    }
+    free(r->cases);
+    r->cases = NULL;
+    if (!r->quiet || r->failed > 0)
+        printf("\n");
+    printf("vectors: %lu passed, %lu failed\n", r->passed, r->failed);
+    fflush(stdout);
+    if (junit_path != NULL) {
+        if (ok)
+            fprintf(stderr, "rl-testbed: JUnit XML written to %s\n", junit_path);
+        else
+            fprintf(stderr, "rl-testbed: writing JUnit XML to %s failed\n", junit_path);
+    }
+    return ok;
+}

@@ -1,0 +1,270 @@
+/* vec_runner.c - file loop, envelope checks and per-test evaluation
+ * (/work/shared/vectors-schema.md "Envelope", "Runner contract"). */
+#include "vec_runner.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vec_check.h"
+#include "vec_kinds.h"
+#include "vec_report.h"
+
+#define SCHEMA_ID "ratelimitly-vectors/v1"
+
+/* ---- one test --------------------------------------------------------------- */
+
+static bool case_fail(vec_case_t *c, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static bool case_fail(vec_case_t *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->detail, sizeof c->detail, fmt, ap);
+    va_end(ap);
+    c->pass = false;
+    return false;
+}
+
+/* tcId: a positive integer, unique in the file. ids[0..i) are the earlier tests' ids (0 = none). */
+static bool read_tcid(const json_t *test, const vj_path_t *tp, size_t i, uint64_t *ids, vec_case_t *c)
+{
+    vj_err_t e;
+    uint64_t id = 0;
+    vj_path_t p = vj_path_key(tp, "tcId");
+    if (!vj_v_uint(json_object_get(test, "tcId"), &p, 1, UINT32_MAX, &id, &e))
+        return case_fail(c, "%s", e.msg);
+    snprintf(c->id, sizeof c->id, "%" PRIu64, id);
+    snprintf(c->name, sizeof c->name, "tcId %" PRIu64, id);
+    for (size_t j = 0; j < i; j++) {
+        if (ids[j] == id)
+            return case_fail(c, "%s.tcId: duplicate tcId %" PRIu64 " (also tests[%zu])", tp->s, id, j);
+    }
+    ids[i] = id;
+    return true;
+}
+
+/* Optional comment (string) and flags (array of strings). */
+static bool check_annotations(const json_t *test, const vj_path_t *tp, vec_case_t *c)
+{
+    vj_err_t e;
+    const json_t *v = json_object_get(test, "comment");
+    const char *s = NULL;
+    size_t len = 0, n = 0;
+    vj_path_t p = vj_path_key(tp, "comment");
+    if (v != NULL && !vj_v_string(v, &p, &s, &len, &e))
+        return case_fail(c, "%s", e.msg);
+    v = json_object_get(test, "flags");
+    if (v == NULL)
+        return true;
+    p = vj_path_key(tp, "flags");
+    if (!vj_v_array(v, &p, &n, &e))
+        return case_fail(c, "%s", e.msg);
+    for (size_t k = 0; k < n; k++) {
+        vj_path_t q = vj_path_index(&p, k);
+        if (!vj_v_string(json_array_get(v, k), &q, &s, &len, &e))
+            return case_fail(c, "%s", e.msg);
+    }
+    return true;
+}
+
+/* An invalid test's expected is exactly {error: <schema class>}. */
+static bool check_invalid_expected(const json_t *expected, const vj_path_t *ep, vec_case_t *c)
+{
+    const char *key;
+    json_t *value;
+    json_object_foreach((json_t *)expected, key, value) {
+        if (strcmp(key, "error") != 0)
+            return case_fail(c, "%s.%s: unknown field for an invalid test", ep->s, key);
+    }
+    const json_t *err = json_object_get(expected, "error");
+    if (!vec_is_error_class(err)) {
+        char got[96];
+        return case_fail(c, "%s.error: expected an error class (bech32, hrp, length, version, quota, range, "
+                            "malformed, auth, correlation), got %s",
+                         ep->s, vj_describe(err, got, sizeof got));
+    }
+    return true;
+}
+
+static void judge(const vec_kind_t *kind, bool want_valid, const json_t *expected, const vj_path_t *ep,
+                  vec_run_t *run, vec_case_t *c)
+{
+    const json_t *want_error = json_object_get(expected, "error");
+    if (run->status == VEC_RUN_BAD_INPUT && run->err.range) {
+        /* A well-typed input outside its field's range (tokens_requested 65536,
+         * a u32 of 2^32): a builder in any language must reject it, class range. */
+        vec_run_reject(run, "range", "%s", run->err.msg);
+    }
+    switch (run->status) {
+    case VEC_RUN_BAD_INPUT:
+        case_fail(c, "%s", run->err.msg);
+        return;
+    case VEC_RUN_REJECTED:
+        if (want_valid)
+            case_fail(c, "expected valid, rejected as \"%s\": %s", run->error_class, run->reason);
+        else if (!vj_string_is(want_error, run->error_class))
+            case_fail(c, "expected error \"%s\", got \"%s\" (%s)", json_string_value(want_error), run->error_class,
+                      run->reason);
+        return;
+    case VEC_RUN_ACCEPTED:
+        if (!want_valid) {
+            case_fail(c, "expected invalid, accepted (expected error \"%s\")", json_string_value(want_error));
+        } else {
+            vj_err_t e;
+            if (!vec_check_expected(expected, run->actual, kind->expected_fields, kind->name, ep, &e))
+                case_fail(c, "%s", e.msg);
+        }
+        return;
+    }
+}
+
+static void run_test(const vec_kind_t *kind, const json_t *test, size_t i, uint64_t *ids, vec_case_t *c)
+{
+    vj_path_t tp = vj_path_index(&(vj_path_t){"tests"}, i);
+    vj_err_t e;
+    const json_t *input = NULL, *expected = NULL;
+    c->pass = true;
+    c->result = "-";
+    vec_format(c->id, sizeof c->id, "%s", tp.s);
+    vec_format(c->name, sizeof c->name, "%s", tp.s);
+    if (!vj_v_object(test, &tp, &e)) {
+        case_fail(c, "%s", e.msg);
+        return;
+    }
+    if (!read_tcid(test, &tp, i, ids, c) || !check_annotations(test, &tp, c))
+        return;
+    const json_t *result = json_object_get(test, "result");
+    bool want_valid = vj_string_is(result, "valid");
+    if (!want_valid && !vj_string_is(result, "invalid")) {
+        char got[96];
+        case_fail(c, "%s.result: expected \"valid\" or \"invalid\", got %s", tp.s,
+                  vj_describe(result, got, sizeof got));
+        return;
+    }
+    c->result = want_valid ? "valid" : "invalid";
+    if (!vj_object(test, &tp, "input", &input, &e) || !vj_object(test, &tp, "expected", &expected, &e)) {
+        case_fail(c, "%s", e.msg);
+        return;
+    }
+    vj_path_t ip = vj_path_key(&tp, "input"), ep = vj_path_key(&tp, "expected");
+    if (!want_valid && !check_invalid_expected(expected, &ep, c))
+        return;
+    if (kind->run == NULL) {
+        case_fail(c, "kind %s not supported by this build", kind->name);
+        return;
+    }
+    vec_run_t run;
+    memset(&run, 0, sizeof run);
+    kind->run(input, &ip, &run);
+    judge(kind, want_valid, expected, &ep, &run, c);
+    json_decref(run.actual);
+}
+
+/* ---- one file --------------------------------------------------------------- */
+
+/* A broken file counts as one failure, reported "<path>: <field>: <problem>". */
+static void file_failure(vec_report_t *r, const char *path, const char *msg)
+{
+    vec_case_t c;
+    memset(&c, 0, sizeof c);
+    snprintf(c.name, sizeof c.name, "envelope");
+    snprintf(c.id, sizeof c.id, "-");
+    c.result = "-";
+    c.pass = false;
+    vec_format(c.detail, sizeof c.detail, "%s: %s", path, msg);
+    vec_report_case(r, &c);
+}
+
+/* Check the envelope; on success *kind and *tests are set. */
+static bool check_envelope(const json_t *root, const vec_kind_t **kind, const json_t **tests, vj_err_t *e)
+{
+    vj_path_t none = {""};
+    vj_path_t p;
+    char got[96];
+    const char *s = NULL;
+    size_t len = 0, n = 0;
+    if (!json_is_object(root))
+        return vj_fail(e, &(vj_path_t){"(root)"}, "expected object, got %s", vj_describe(root, got, sizeof got));
+    if (!vj_string_is(json_object_get(root, "schema"), SCHEMA_ID))
+        return vj_fail(e, &(vj_path_t){"schema"}, "expected \"" SCHEMA_ID "\", got %s",
+                       vj_describe(json_object_get(root, "schema"), got, sizeof got));
+    if (!vj_string(root, &none, "kind", &s, &len, e))
+        return false;
+    *kind = vec_kind_find(json_object_get(root, "kind"));
+    if (*kind == NULL)
+        return vj_fail(e, &(vj_path_t){"kind"}, "unknown kind %s", vj_quote(s, len, got, sizeof got));
+    if (!vj_string(root, &none, "source", &s, &len, e))
+        return false;
+    p = vj_path("notes");
+    if (json_object_get(root, "notes") != NULL && !vj_v_object(json_object_get(root, "notes"), &p, e))
+        return false;
+    if (!vj_array(root, &none, "tests", tests, &n, e))
+        return false;
+    if (n == 0)
+        return vj_fail(e, &(vj_path_t){"tests"}, "expected at least one test, got an empty array");
+    return true;
+}
+
+static void run_file(vec_report_t *r, const vec_file_t *f)
+{
+    if (f->no_match) {
+        vec_report_file_begin(r, f->path, "-");
+        file_failure(r, f->path, "(files): no file matches this pattern");
+        return;
+    }
+    json_error_t jerr;
+    json_t *root = json_load_file(f->path, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+    const vec_kind_t *kind = NULL;
+    const json_t *tests = NULL;
+    vj_err_t e;
+    char msg[VEC_MSG_MAX];
+    if (root == NULL) {
+        vec_report_file_begin(r, f->path, "-");
+        bool unreadable = json_error_code(&jerr) == json_error_cannot_open_file;
+        vec_format(msg, sizeof msg, "%s: %s (line %d, column %d)", unreadable ? "(file)" : "(json)", jerr.text,
+                 jerr.line, jerr.column);
+        file_failure(r, f->path, msg);
+        return;
+    }
+    if (!check_envelope(root, &kind, &tests, &e)) {
+        vec_report_file_begin(r, f->path, kind != NULL ? kind->name : "-");
+        file_failure(r, f->path, e.msg);
+        json_decref(root);
+        return;
+    }
+    vec_report_file_begin(r, f->path, kind->name);
+    size_t n = json_array_size(tests);
+    uint64_t *ids = calloc(n, sizeof *ids);
+    if (ids == NULL) {
+        file_failure(r, f->path, "tests: out of memory");
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            vec_case_t c;
+            memset(&c, 0, sizeof c);
+            run_test(kind, json_array_get(tests, i), i, ids, &c);
+            vec_report_case(r, &c);
+        }
+    }
+    free(ids);
+    json_decref(root);
+}
+
+int vec_run(const vec_file_list_t *files, const vec_options_t *opt)
+{
+    vec_report_t r;
+    if (!vec_report_open(&r, opt->quiet, opt->junit_path))
+        return 2;
+    for (size_t i = 0; i < files->n; i++) {
+        run_file(&r, &files->files[i]);
+        vec_report_file_end(&r);
+    }
+    bool junit_ok = vec_report_close(&r, opt->junit_path);
+    return r.failed == 0 && junit_ok ? 0 : 1;
+}

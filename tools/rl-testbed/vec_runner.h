@@ -1,0 +1,38 @@
+/* vec_runner.h - the `rl-testbed vectors` command: run known-answer files in
+ * the ratelimitly-vectors/v1 schema (/work/shared/vectors-schema.md). */
+#ifndef VEC_RUNNER_H
+#define VEC_RUNNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+    bool quiet;             /* print failing rows only */
+    const char *junit_path; /* NULL: no JUnit XML */
+} vec_options_t;
+
+/* One file to run. no_match marks a required glob that matched nothing; it is
+ * reported as a failure under its pattern instead of silently passing. */
+typedef struct {
+    char *path;
+    bool no_match;
+} vec_file_t;
+
+typedef struct {
+    vec_file_t *files;
+    size_t n, cap;
+} vec_file_list_t;
+
+/* The default file set: every .json file of <base>/vectors (required), then
+ * of <base>/../shared/external (optional), each sorted, where base is "."
+ * when ./vectors exists, else the source tree (RL_SOURCE_DIR).
+ * Returns false on out of memory. */
+bool vec_default_files(vec_file_list_t *out);
+bool vec_file_list_add(vec_file_list_t *list, const char *path, bool no_match);
+void vec_file_list_free(vec_file_list_t *list);
+
+/* Run the files and print the table and the closing line. Returns the exit
+ * status: 0 when every test of every file passed, else 1. */
+int vec_run(const vec_file_list_t *files, const vec_options_t *opt);
+
+#endif /* VEC_RUNNER_H */
