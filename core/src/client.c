@@ -144,6 +144,7 @@ void r_client_destroy(r_client_t *client) {
     rl_reqtable_free(t);
     rl_membership_release(&client->membership);
     rl_auth_release(&client->auth);
+    rl_rng_release(&client->rng);
     OPENSSL_cleanse(&client->key, sizeof client->key);
     OPENSSL_cleanse(client->scratch, sizeof client->scratch);
     free(client);

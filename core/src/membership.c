@@ -182,6 +182,7 @@ int rl_membership_init_dns(rl_membership_t *m, const char *dns_name, const r_res
     }
     if (rng != NULL) {
         m->rng = *rng;
+        m->rng.avail = 0; /* never share pooled bytes with the copy's source */
     }
     m->now_ms = now_ms;
     m->clock_ctx = clock_ctx;
@@ -194,7 +195,7 @@ int rl_membership_init_dns(rl_membership_t *m, const char *dns_name, const r_res
 
 /* Random extra delay in [0, forced_jitter_ms] (api.md "DNS Refresh"). A
  * failing source takes the full jitter: the conservative throttle. */
-static uint64_t draw_jitter(const rl_membership_t *m) {
+static uint64_t draw_jitter(rl_membership_t *m) {
     if (m->forced_jitter_ms == 0) {
         return 0;
     }
@@ -449,6 +450,7 @@ void rl_membership_release(rl_membership_t *m) {
     }
     rl_snapshot_unref(m->current);
     m->current = NULL;
+    rl_rng_release(&m->rng);
 }
 
 int rl_membership_start(rl_membership_t *m) {

@@ -98,7 +98,20 @@ int rl_reqtable_remove(rl_reqtable_t *t, const void *entry) {
     if (i == SIZE_MAX || t->slots[i] != entry) {
         return -1;
     }
-    t->slots[i] = TOMBSTONE;
+    /* A tombstone is needed only when a probe chain continues past slot i;
+     * otherwise the slot (and tombstones just before it) can become empty, so a
+     * low-load table churns without ever rehashing. */
+    size_t mask = t->cap - 1;
+    if (t->slots[(i + 1) & mask] == NULL) {
+        t->slots[i] = NULL;
+        t->used--;
+        for (size_t j = (i - 1) & mask; t->slots[j] == TOMBSTONE; j = (j - 1) & mask) {
+            t->slots[j] = NULL;
+            t->used--;
+        }
+    } else {
+        t->slots[i] = TOMBSTONE;
+    }
     t->count--;
     return 0;
 }

@@ -54,10 +54,13 @@ static size_t label_length(const char *label, size_t len) {
 static r_client_req_t *alloc_request(size_t n_servers, size_t dgram_len) {
     size_t head = (sizeof(r_client_req_t) + 15u) & ~(size_t)15u;
     size_t flags = (n_servers + 15u) & ~(size_t)15u;
-    uint8_t *mem = calloc(1, head + flags + RL_MAX_DATAGRAM + dgram_len);
+    /* malloc, not calloc: the candidate and datagram buffers are written before
+     * they are read, so only the struct and the flags are zeroed. */
+    uint8_t *mem = malloc(head + flags + RL_MAX_DATAGRAM + dgram_len);
     if (mem == NULL) {
         return NULL;
     }
+    memset(mem, 0, head + flags);
     r_client_req_t *req = (r_client_req_t *)mem;
     req->responded = mem + head;
     req->cand_buf = mem + head + flags;

@@ -47,7 +47,7 @@ static inline int env_teardown(void **state) {
 
 static inline void env_init(env_t *e, const r_dns_refresh_config_t *refresh) {
     r_resolver_ops_t ops = fake_dns_ops(&e->dns);
-    rl_rng_t rng = {fake_random, &e->rng};
+    rl_rng_t rng = {.fn = fake_random, .ctx = &e->rng};
     assert_int_equal(rl_membership_init_dns(&e->m, "ratelimitly.example.com", &ops, refresh, &rng, fake_now_ms,
                                             &e->clock, fake_log, &e->log),
                      RCLIENT_OK);
