@@ -12,19 +12,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "r_client.h"
 #include "rl_auth.h"
 #include "rl_credential.h"
 #include "rl_le.h"
 #include "rl_wire.h"
 
-static unsigned long long g_allocs;
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-void *malloc(size_t n) { g_allocs++; return __libc_malloc(n); }
-void *calloc(size_t a, size_t b) { g_allocs++; return __libc_calloc(a, b); }
-void *realloc(void *p, size_t n) { g_allocs++; return __libc_realloc(p, n); }
+
 
 typedef struct {
     uint64_t now;
@@ -47,11 +42,6 @@ static void h_cb(r_client_req_t *req, const r_rate_limit_result_t *r, void *user
     ((host_t *)user)->done++;
 }
 
-static double now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 static const uint64_t SERVER_ID = 264543142129721ull;
 

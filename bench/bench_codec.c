@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "r_client.h"
 #include "rl_auth.h"
 #include "rl_credential.h"
@@ -22,20 +23,8 @@
 #include "rl_response.h"
 #include "rl_wire.h"
 
-/* ---- allocation counter: interposes malloc for the whole process ---------- */
-static unsigned long long g_allocs;
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-void *malloc(size_t n) { g_allocs++; return __libc_malloc(n); }
-void *calloc(size_t a, size_t b) { g_allocs++; return __libc_calloc(a, b); }
-void *realloc(void *p, size_t n) { g_allocs++; return __libc_realloc(p, n); }
 
-static double now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
+
 
 static volatile uint64_t g_sink;
 

@@ -1,8 +1,6 @@
 /* client.c - client lifecycle, datagram ingress, membership and steering
  * accessors (api.md "Configuration", "Datagrams and Timers"; r-client.md 6.1,
  * 6.3, 6.4). */
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,17 +15,6 @@ uint64_t rl_client_now(const r_client_t *c) {
     return c->io.now_ms(c->io.ctx);
 }
 
-void rl_client_log(const r_client_t *c, r_log_level_t level, const char *fmt, ...) {
-    if (c->io.log == NULL) {
-        return;
-    }
-    char msg[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    c->io.log(c->io.ctx, level, msg);
-}
 
 static uint64_t clock_hook(void *ctx) {
     const r_client_t *c = ctx;

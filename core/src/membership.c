@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "rl_le.h"
+#include "rl_log.h"
 #include "rl_membership.h"
 
 #define SRV_PREFIX "_ratelimitly._udp."
@@ -26,12 +27,6 @@
 #define QUERY_NAME_CAP (RL_DNS_NAME_MAX + 32u)
 #define TARGET_MAX (RL_DNS_NAME_MAX + 1u) /* a 253-byte name plus its optional trailing dot */
 #define LOG_NAME_MAX 80u
-
-#if defined(__GNUC__)
-#define RL_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define RL_PRINTF(f, a)
-#endif
 
 enum { QUERY_SRV = 1, QUERY_ADDR = 2 };
 
@@ -55,19 +50,11 @@ struct rl_discovery {
     r_dns_query_t *addr;  /* n_addr lookups, allocated when the SRV answer arrives */
 };
 
-static void mlog(const rl_membership_t *m, r_log_level_t level, const char *fmt, ...) RL_PRINTF(3, 4);
-
-static void mlog(const rl_membership_t *m, r_log_level_t level, const char *fmt, ...) {
-    if (m == NULL || m->log == NULL) {
-        return;
-    }
-    char msg[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    m->log(m->log_ctx, level, msg);
-}
+/* Log through the host hook; m may be NULL. */
+#define mlog(m, level, ...) \
+    do { \
+        if ((m) != NULL) rl_logf((m)->log, (m)->log_ctx, (level), __VA_ARGS__); \
+    } while (0)
 
 /* A DNS-supplied name made safe for a log line: bounded, printable ASCII. */
 static void printable(char out[LOG_NAME_MAX + 1], const char *s) {

@@ -9,6 +9,7 @@
 
 #include "r_client.h"
 #include "rl_auth.h"
+#include "rl_log.h"
 #include "rl_membership.h"
 #include "rl_reqtable.h"
 #include "rl_response.h"
@@ -66,8 +67,8 @@ struct r_client_req {
 
 /* Client-internal helpers (client.c). */
 uint64_t rl_client_now(const r_client_t *c);
-void rl_client_log(const r_client_t *c, r_log_level_t level, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* Log through the host hook (printf-style). */
+#define rl_client_log(c, level, ...) rl_logf((c)->io.log, (c)->io.ctx, (level), __VA_ARGS__)
 /* Fill a tenant header for a new client PDU (fresh unique_id). Returns
  * RCLIENT_OK or RCLIENT_ERR_AUTH (random source failed). */
 int rl_client_new_header(r_client_t *c, rl_tenant_header_t *hdr, uint64_t now_ms);

@@ -105,14 +105,21 @@ static size_t write_frame(uint8_t *buf, r_auth_type_t type, const rl_tenant_head
     return RL_TENANT_TLV_SIZE + auth_size;
 }
 
-/* Guard block, 40 bytes (wire_protocol.md "Guard Blocks"); current_latency is
- * 0 in requests (r-client.md 5.2). */
+/* The 32-byte tracker definition that opens both guard and service latency
+ * blocks: latency_tracker_id, ttl_ms, max_samples, buffer_size,
+ * min_sample_threshold (wire_protocol.md "Guard Blocks", "Service Latency Block"). */
+static void write_tracker(uint8_t *p, const uint8_t id[R_CLIENT_ID_LEN], uint32_t ttl_ms, uint32_t max_samples,
+                          uint32_t buffer_size, uint32_t min_sample_threshold) {
+    memcpy(p, id, R_CLIENT_ID_LEN);
+    rl_store_u32(p + 16, ttl_ms);
+    rl_store_u32(p + 20, max_samples);
+    rl_store_u32(p + 24, buffer_size);
+    rl_store_u32(p + 28, min_sample_threshold);
+}
+
+/* Guard block, 40 bytes; current_latency is 0 in requests (r-client.md 5.2). */
 static uint8_t *write_guard(uint8_t *p, const r_latency_guard_t *g) {
-    memcpy(p, g->latency_tracker_id, R_CLIENT_ID_LEN);
-    rl_store_u32(p + 16, g->ttl_ms);
-    rl_store_u32(p + 20, g->max_samples);
-    rl_store_u32(p + 24, g->buffer_size);
-    rl_store_u32(p + 28, g->min_sample_threshold);
+    write_tracker(p, g->latency_tracker_id, g->ttl_ms, g->max_samples, g->buffer_size, g->min_sample_threshold);
     rl_store_u32(p + 32, g->threshold_ms);
     rl_store_u32(p + 36, 0);
     return p + RL_GUARD_BLOCK_SIZE;
@@ -142,11 +149,7 @@ static uint8_t *write_label(uint8_t *p, const uint8_t *label, size_t label_len) 
 
 /* Service latency block, 36 bytes (wire_protocol.md "Service Latency Block"). */
 static uint8_t *write_service(uint8_t *p, const r_service_latency_report_t *s) {
-    memcpy(p, s->latency_tracker_id, R_CLIENT_ID_LEN);
-    rl_store_u32(p + 16, s->ttl_ms);
-    rl_store_u32(p + 20, s->max_samples);
-    rl_store_u32(p + 24, s->buffer_size);
-    rl_store_u32(p + 28, s->min_sample_threshold);
+    write_tracker(p, s->latency_tracker_id, s->ttl_ms, s->max_samples, s->buffer_size, s->min_sample_threshold);
     rl_store_u32(p + 32, s->observed_latency);
     return p + RL_SERVICE_BLOCK_SIZE;
 }
