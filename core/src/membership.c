@@ -13,8 +13,6 @@
  * drops `pending` to zero finishes the discovery and frees it with its
  * queries. Release only detaches it (m = NULL): later answers are consumed
  * without effect and the last one frees it. */
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
