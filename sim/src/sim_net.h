@@ -1,0 +1,93 @@
+/* sim_net.h - the simulated network: one directed link per (source node,
+ * destination node) with latency, jitter, loss (Bernoulli or Gilbert-Elliott
+ * bursts), duplication, reordering, partitions and link down/up, all
+ * changeable over time. Datagrams are copied into pooled packets and
+ * delivered by an engine event of class SIM_CLASS_DELIVER. */
+#ifndef SIM_NET_H
+#define SIM_NET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim_engine.h"
+
+#define SIM_NODE_ANY UINT32_MAX
+#define SIM_MAX_PACKET 1500u
+
+typedef enum {
+    SIM_LAT_CONST = 0,    /* base_us */
+    SIM_LAT_UNIFORM = 1,  /* base_us + uniform [0, spread_us] */
+    SIM_LAT_EXP = 2,      /* base_us + exponential with mean spread_us */
+    SIM_LAT_PARETO = 3    /* base_us + Pareto(scale spread_us, shape alpha): long tail */
+} sim_latency_kind_t;
+
+typedef struct {
+    sim_latency_kind_t kind;
+    uint32_t base_us;
+    uint32_t spread_us;
+    double alpha;         /* Pareto shape, > 1 */
+    uint32_t jitter_us;   /* extra uniform [0, jitter_us] on every packet */
+} sim_latency_t;
+
+typedef enum {
+    SIM_LOSS_NONE = 0,
+    SIM_LOSS_BERNOULLI = 1,  /* each packet lost with probability p */
+    SIM_LOSS_GILBERT = 2     /* two-state Markov chain per link: good/bad with their own loss rates */
+} sim_loss_kind_t;
+
+typedef struct {
+    sim_loss_kind_t kind;
+    double p;
+    double p_good_to_bad, p_bad_to_good; /* per packet transition probabilities */
+    double loss_good, loss_bad;
+} sim_loss_t;
+
+typedef struct {
+    sim_latency_t latency;
+    sim_loss_t loss;
+    double duplicate_p;   /* a second copy, with its own latency draw */
+    double reorder_p;     /* add reorder_us to this packet's delay */
+    uint32_t reorder_us;
+    bool down;            /* every packet dropped */
+} sim_link_t;
+
+typedef enum {
+    SIM_DROP_LOSS = 1,
+    SIM_DROP_DOWN = 2,
+    SIM_DROP_PARTITION = 3,
+    SIM_DROP_TOO_BIG = 4
+} sim_drop_reason_t;
+
+typedef struct {
+    uint64_t sent, delivered, duplicated, reordered;
+    uint64_t dropped[5]; /* by sim_drop_reason_t */
+} sim_net_stats_t;
+
+/* Called at delivery time. data is valid only during the call. */
+typedef void (*sim_deliver_fn)(void *ctx, uint32_t src, uint32_t dst, const uint8_t *data, size_t len);
+
+typedef struct sim_net sim_net_t;
+
+/* n_nodes nodes numbered 0..n_nodes-1; every link starts as default_link.
+ * log may be NULL. Returns NULL on allocation failure. */
+sim_net_t *sim_net_new(sim_engine_t *engine, sim_log_t *log, const sim_rng_t *rng, size_t n_nodes,
+                       const sim_link_t *default_link, sim_deliver_fn deliver, void *deliver_ctx);
+void sim_net_free(sim_net_t *net);
+
+/* Set link parameters; src or dst may be SIM_NODE_ANY (all). Gilbert state is kept. */
+void sim_net_set_link(sim_net_t *net, uint32_t src, uint32_t dst, const sim_link_t *link);
+const sim_link_t *sim_net_link(const sim_net_t *net, uint32_t src, uint32_t dst);
+
+/* Partition node: inbound, outbound or both directions dropped while on. */
+typedef enum { SIM_DIR_IN = 1, SIM_DIR_OUT = 2, SIM_DIR_BOTH = 3 } sim_dir_t;
+void sim_net_partition(sim_net_t *net, uint32_t node, sim_dir_t dir, bool on);
+
+/* Send now: applies partition, down, loss, duplication, reordering and
+ * latency; schedules delivery. Returns 0 (sent or dropped by the model) or -1
+ * (len > SIM_MAX_PACKET or allocation failure). */
+int sim_net_send(sim_net_t *net, uint32_t src, uint32_t dst, const uint8_t *data, size_t len);
+
+const sim_net_stats_t *sim_net_stats(const sim_net_t *net);
+
+#endif /* SIM_NET_H */

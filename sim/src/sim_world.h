@@ -1,0 +1,82 @@
+/* sim_world.h - one simulated run: the world (engine, network, DNS, servers,
+ * clients hosting the unmodified client core through its public headers,
+ * workload, oracle) and its metrics (r-client-ha-design.md section 7). */
+#ifndef SIM_WORLD_H
+#define SIM_WORLD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim_config.h"
+
+/* Metrics of one run. Rates are fractions in [0, 1]; times in ms. The JSON
+ * keys (sim_metrics_json) are the field names; trace expectations name them. */
+typedef struct {
+    uint64_t submitted;               /* logical requests submitted (non-empty) */
+    uint64_t submit_errors;           /* submit returned an error (DNS, ...) */
+    uint64_t decided;                 /* completed with a selected server response */
+    uint64_t allowed, denied;
+    uint64_t timeouts, io_failures;
+    double availability;              /* decided / submitted */
+    double latency_p50_ms, latency_p90_ms, latency_p99_ms, latency_max_ms; /* submit -> decision */
+    /* against the oracle (each logical request applied once to one authoritative server) */
+    uint64_t false_allows, false_denies;
+    double false_allow_rate, false_deny_rate;               /* over decided requests */
+    uint64_t disagreed;                                     /* requests whose servers answered differently */
+    double false_allow_rate_disagree, false_deny_rate_disagree; /* over decided requests with disagreement */
+    uint64_t overconsumed_tokens;     /* client-allowed tokens beyond rate_limit, summed over (bucket, window) */
+    uint64_t overconsumed_windows;
+    /* delivery */
+    uint64_t datagrams_sent, datagrams_lost;
+    uint64_t replays_sent, completion_sends;
+    uint64_t duplicate_deliveries;    /* server dedup hits (a replayed copy arrived within the window) */
+    uint64_t reprocessed;             /* same unique_id decided afresh twice by one server (dedup lost) */
+    double dedup_utilization;         /* peak live dedup entries / capacity, max over servers */
+    double dedup_hit_age;             /* mean age of a dedup hit as a fraction of its TTL */
+    /* responses seen by clients */
+    uint64_t late_responses;          /* for requests already completed */
+    uint64_t invalid_datagrams;       /* r_client_on_datagram returned an error */
+    uint64_t contradictory;           /* requests with both an allow and a deny from servers */
+    /* faults */
+    double convergence_ms;            /* last fault -> last wrong decision after it (0: none wrong) */
+    uint64_t steering_requests;       /* keep_port = false applied by clients */
+    double steering_latency_ms;       /* mean rebind-request -> rebind-complete */
+    uint64_t dns_queries, dns_failures;
+    uint64_t reports_sent;
+} sim_metrics_t;
+
+typedef struct {
+    bool passed;
+    char message[200];                /* what was expected and what happened */
+} sim_expect_result_t;
+
+typedef struct {
+    uint64_t seed;
+    sim_metrics_t metrics;
+    char digest[65];                  /* SHA-256 of the event log */
+    uint64_t events;                  /* engine events processed */
+    uint64_t log_records;
+    sim_expect_result_t *expects;     /* cfg->n_expects entries, owned */
+    size_t n_expects;
+    size_t expects_failed;
+    double wall_seconds;              /* filled by the caller if it measures; not part of the digest */
+} sim_result_t;
+
+typedef struct {
+    FILE *events;                     /* text event log, or NULL */
+} sim_run_opts_t;
+
+/* Run cfg with seed. Returns 0 with *out filled (free with sim_result_free),
+ * or -1 with err (cap bytes) naming the problem (e.g. an unknown server name). */
+int sim_run(const sim_config_t *cfg, uint64_t seed, const sim_run_opts_t *opts, sim_result_t *out, char *err,
+            size_t err_cap);
+void sim_result_free(sim_result_t *r);
+
+/* Value of a metric by JSON key; false when unknown. */
+bool sim_metric_value(const sim_metrics_t *m, const char *key, double *out);
+/* Print the metrics as a table for people / a JSON object for tools. */
+void sim_metrics_table(FILE *f, const sim_metrics_t *m);
+void sim_metrics_json(FILE *f, const sim_metrics_t *m);
+
+#endif /* SIM_WORLD_H */
