@@ -1,0 +1,470 @@
+/* sim_host.c - the simulator as the host of the unmodified client core:
+ * it implements r_io_ops_t (udp_send into the simulated network, now_ms from
+ * the virtual clock plus skew, random from the client's stream, steering),
+ * arms one timer per request from r_client_request_deadline_ms, delivers
+ * datagrams, and generates the workload (arrivals, request mix, latency
+ * reports). Only public headers of the core are used. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_world_int.h"
+
+#define STEERING_APPLY_US 1000u  /* rebind completes 1 ms after the hint (outside the receive path) */
+#define FORGET_AFTER_US 2000000u /* keep decided requests 2 s for late-response accounting */
+
+uint64_t sim_host_now_ms(const sim_host_t *h) {
+    int64_t t = (int64_t)sim_run_ms(h->w) + h->skew_ms;
+    return (uint64_t)(t < 0 ? 0 : t);
+}
+
+/* ---- r_io_ops_t ------------------------------------------------------------ */
+
+static int h_send(void *ctx, const r_addr_t *to, const uint8_t *data, size_t len) {
+    sim_host_t *h = ctx;
+    sim_world_t *w = h->w;
+    uint32_t dst = sim_addr_node(w, to);
+    if (dst == UINT32_MAX) {
+        return -1;
+    }
+    if (h->call == SIM_CALL_SUBMIT && h->calling != NULL && !h->calling->uid_known && len >= 28) {
+        memcpy(h->calling->uid, data + 12, 16); /* Tenant Header unique_id (wire_protocol.md) */
+        h->calling->uid_known = true;
+        /* The oracle applies the logical request exactly once, at submit. */
+        uint8_t out[1500];
+        size_t out_len = 0;
+        sim_server_result_t res;
+        sim_server_verdict_t v = sim_server_handle(w->oracle, sim_run_ms(w), data, len, out, sizeof out, &out_len,
+                                                   &res);
+        h->calling->oracle_allowed = (v == SIM_SRV_ANSWERED || v == SIM_SRV_REPLAYED) && res.allowed;
+    } else if (h->call == SIM_CALL_REPORT && h->call_sends == 0) {
+        uint8_t out[1500];
+        size_t out_len = 0;
+        (void)sim_server_handle(w->oracle, sim_run_ms(w), data, len, out, sizeof out, &out_len, NULL);
+    }
+    h->call_sends++;
+    w->m.datagrams_sent++;
+    return sim_net_send(w->net, h->node, dst, data, len) == 0 ? 0 : -1;
+}
+
+static uint64_t h_now(void *ctx) {
+    return sim_host_now_ms(ctx);
+}
+
+static int h_random(void *ctx, uint8_t *buf, size_t len) {
+    sim_host_t *h = ctx;
+    sim_rng_bytes(&h->rng_core, buf, len);
+    return 0;
+}
+
+static void ev_rebind_done(void *ctx, uint64_t arg, void *ptr) {
+    (void)arg;
+    (void)ptr;
+    sim_host_t *h = ctx;
+    sim_world_t *w = h->w;
+    r_client_rebind_complete(h->client, true);
+    h->rebind_pending = false;
+    w->m.steering_requests++;
+    w->steering_latency_sum += (double)(sim_engine_now(&w->engine) - h->rebind_asked_at) / 1000.0;
+}
+
+/* r-client.md 6.1/6.3: schedule the rebind; never perform it inside the receive path. */
+static void h_steering(void *ctx, uint64_t server_id) {
+    sim_host_t *h = ctx;
+    sim_world_t *w = h->w;
+    sim_log_record(w->log, sim_engine_now(&w->engine), SIM_LOG_STEERING, h->index, server_id & 0xFFFFFFFFu, 0);
+    if (!h->rebind_pending) {
+        h->rebind_pending = true;
+        h->rebind_asked_at = sim_engine_now(&w->engine);
+        sim_engine_schedule(&w->engine, h->rebind_asked_at + STEERING_APPLY_US, SIM_CLASS_CONTROL, ev_rebind_done, h,
+                            0, NULL);
+    }
+}
+
+/* ---- timers ---------------------------------------------------------------- */
+
+static void ev_timer(void *ctx, uint64_t gen, void *ptr);
+
+static sim_time_t to_sim_time(const sim_host_t *h, uint64_t client_ms) {
+    int64_t run_ms = (int64_t)client_ms - h->skew_ms - (int64_t)SIM_RUN_EPOCH_MS;
+    return run_ms <= 0 ? 0 : (sim_time_t)run_ms * SIM_US_PER_MS;
+}
+
+/* Re-arm from the request's current absolute deadline (api.md: re-query after
+ * every nonterminal datagram or timeout; a valid response can move it earlier). */
+static void arm_timer(sim_req_t *r) {
+    if (r->req == NULL) {
+        return;
+    }
+    sim_host_t *h = r->host;
+    sim_world_t *w = h->w;
+    sim_time_t at = to_sim_time(h, r_client_request_deadline_ms(h->client, r->req));
+    if (at < sim_engine_now(&w->engine)) {
+        at = sim_engine_now(&w->engine);
+    }
+    if (r->timer_at == at && r->timer_at != 0) {
+        return;
+    }
+    r->timer_at = at;
+    r->timer_gen++;
+    sim_engine_schedule(&w->engine, at, SIM_CLASS_TIMER, ev_timer, h, r->timer_gen, r);
+}
+
+static void ev_timer(void *ctx, uint64_t gen, void *ptr) {
+    sim_host_t *h = ctx;
+    sim_req_t *r = ptr;
+    if (r->req == NULL || r->timer_gen != (uint32_t)gen || r->host != h) {
+        return; /* decided, re-armed, or recycled since */
+    }
+    r->timer_at = 0;
+    h->call = SIM_CALL_TIMEOUT;
+    h->call_sends = 0;
+    h->call_completed_ok = false;
+    r_client_on_timeout(h->client, r->req, sim_host_now_ms(h));
+    if (h->call_completed_ok) {
+        h->w->m.completion_sends += h->call_sends;
+    } else {
+        h->w->m.replays_sent += h->call_sends;
+    }
+    h->call = SIM_CALL_NONE;
+    arm_timer(r);
+}
+
+/* ---- completion ------------------------------------------------------------- */
+
+static long server_index_of(const sim_world_t *w, uint64_t server_id) {
+    for (size_t i = 0; i < w->n_servers; i++) {
+        for (size_t k = 0; k < w->servers[i].n_ids; k++) {
+            if (w->servers[i].id_history[k] == server_id) return (long)i;
+        }
+    }
+    return -1;
+}
+
+static void record_expectations(sim_world_t *w, const sim_req_t *r, const r_rate_limit_result_t *res) {
+    const sim_config_t *cfg = w->cfg;
+    for (size_t i = 0; i < cfg->n_expects; i++) {
+        const sim_expect_cfg_t *e = &cfg->expects[i];
+        if (e->kind == SIM_EXPECT_METRIC || e->index != r->seq || strcmp(e->client, r->host->cfg->name) != 0) {
+            continue;
+        }
+        w->expect_seen[i] = true;
+        w->expect_server_id[i] = res->server_id;
+        w->expect_status[i] = res->status;
+    }
+}
+
+static void ev_report(void *ctx, uint64_t arg, void *ptr);
+
+/* Service time of the protected work, in us (same shapes as link latency). */
+static sim_time_t service_draw(sim_rng_t *rng, const sim_latency_t *l) {
+    double extra = 0;
+    switch (l->kind) {
+    case SIM_LAT_UNIFORM: extra = (double)sim_rng_below(rng, (uint64_t)l->spread_us + 1u); break;
+    case SIM_LAT_EXP: extra = sim_rng_exp(rng, (double)l->spread_us); break;
+    case SIM_LAT_PARETO: {
+        double u = 1.0 - sim_rng_unit(rng);
+        extra = (double)l->spread_us * (pow(u, -1.0 / (l->alpha > 1.0 ? l->alpha : 1.5)) - 1.0);
+        break;
+    }
+    default: break;
+    }
+    if (l->jitter_us) extra += (double)sim_rng_below(rng, (uint64_t)l->jitter_us + 1u);
+    if (extra > 3.6e9) extra = 3.6e9;
+    return (sim_time_t)l->base_us + (sim_time_t)extra;
+}
+
+static void on_result(r_client_req_t *req, const r_rate_limit_result_t *res, void *user) {
+    (void)req;
+    sim_req_t *r = user;
+    sim_host_t *h = r->host;
+    sim_world_t *w = h->w;
+    sim_time_t now = sim_engine_now(&w->engine);
+    r->req = NULL;
+    r->decided = true;
+    r->status = res->status;
+    r->client_allowed = res->status == RCLIENT_OK && res->success;
+    if (res->status == RCLIENT_OK) {
+        h->call_completed_ok = true;
+        w->m.decided++;
+        if (r->client_allowed) {
+            w->m.allowed++;
+            sim_metrics_allowed_tokens(w, &h->shapes[r->mix], sim_run_ms(w));
+        } else {
+            w->m.denied++;
+        }
+        sim_metrics_latency(w, now - r->submitted_at);
+        bool wrong = r->client_allowed != r->oracle_allowed;
+        if (r->client_allowed && !r->oracle_allowed) w->m.false_allows++;
+        if (!r->client_allowed && r->oracle_allowed) w->m.false_denies++;
+        if (wrong && w->last_fault != 0 && now >= w->last_fault) w->last_wrong = now;
+    } else if (res->status == RCLIENT_ERR_TIMEOUT) {
+        w->m.timeouts++;
+    } else {
+        w->m.io_failures++;
+    }
+    long si = res->server_id != 0 ? server_index_of(w, res->server_id) : -1;
+    sim_log_record(w->log, now, SIM_LOG_DECISION, h->index, r->seq,
+                   ((uint64_t)(uint32_t)(-res->status) << 32) | ((uint64_t)r->client_allowed << 16) |
+                       (uint64_t)(uint16_t)(si + 1));
+    record_expectations(w, r, res);
+    /* Admitted work runs, then its measured latency is reported (api.md "Latency Guards and Independent Reports"). */
+    if (r->client_allowed && h->cfg->service.enabled && h->shapes[r->mix].n_guards > 0) {
+        sim_time_t service = service_draw(&h->rng_load, &h->cfg->service.model);
+        sim_engine_schedule(&w->engine, now + service, SIM_CLASS_WORKLOAD, ev_report, h,
+                            ((uint64_t)r->mix << 32) | (service / SIM_US_PER_MS), NULL);
+    }
+    r->forget_at = now + FORGET_AFTER_US;
+    sim_req_forget_later(w, r);
+}
+
+static void ev_report(void *ctx, uint64_t arg, void *ptr) {
+    (void)ptr;
+    sim_host_t *h = ctx;
+    sim_world_t *w = h->w;
+    const sim_shape_t *s = &h->shapes[arg >> 32];
+    r_service_latency_report_t reps[SIM_MAX_MIX_GUARDS];
+    for (size_t i = 0; i < s->n_guards; i++) {
+        memcpy(reps[i].latency_tracker_id, s->guards[i].latency_tracker_id, 16);
+        reps[i].ttl_ms = s->guards[i].ttl_ms;
+        reps[i].max_samples = s->guards[i].max_samples;
+        reps[i].buffer_size = s->guards[i].buffer_size;
+        reps[i].min_sample_threshold = s->guards[i].min_sample_threshold;
+        reps[i].observed_latency = (uint32_t)(arg & 0xFFFFFFFFu);
+    }
+    h->call = SIM_CALL_REPORT;
+    h->call_sends = 0;
+    int rc = r_client_report_latency(h->client, reps, s->n_guards);
+    h->call = SIM_CALL_NONE;
+    if (rc == RCLIENT_OK) w->m.reports_sent++;
+    sim_log_record(w->log, sim_engine_now(&w->engine), SIM_LOG_REPORT, h->index, s->n_guards, rc == RCLIENT_OK);
+}
+
+/* ---- workload ---------------------------------------------------------------- */
+
+static uint16_t pick_mix(sim_host_t *h) {
+    uint64_t x = sim_rng_below(&h->rng_load, h->total_weight);
+    for (size_t i = 0; i < h->cfg->n_mix; i++) {
+        if (x < h->cfg->mix[i].weight) return (uint16_t)i;
+        x -= h->cfg->mix[i].weight;
+    }
+    return 0;
+}
+
+static void ev_arrival(void *ctx, uint64_t arg, void *ptr);
+
+static void schedule_next_arrival(sim_host_t *h) {
+    sim_world_t *w = h->w;
+    const sim_client_cfg_t *c = h->cfg;
+    if (c->max_requests != 0 && h->next_seq >= c->max_requests) {
+        return;
+    }
+    sim_time_t at;
+    if (c->arrival == SIM_ARRIVAL_SCRIPTED) {
+        if (h->script_pos >= c->n_script) return;
+        at = c->script_ms[h->script_pos++] * SIM_US_PER_MS;
+    } else {
+        if (c->rate_per_s <= 0) return;
+        double gap_us = sim_rng_exp(&h->rng_load, 1e6 / c->rate_per_s);
+        at = sim_engine_now(&w->engine) + (sim_time_t)(gap_us < 1.0 ? 1.0 : gap_us);
+    }
+    if (at >= w->end_arrivals) {
+        return;
+    }
+    sim_engine_schedule(&w->engine, at, SIM_CLASS_WORKLOAD, ev_arrival, h, 0, NULL);
+}
+
+static void ev_arrival(void *ctx, uint64_t arg, void *ptr) {
+    (void)arg;
+    (void)ptr;
+    sim_host_t *h = ctx;
+    sim_world_t *w = h->w;
+    sim_req_t *r = sim_req_alloc(w);
+    if (r == NULL) {
+        w->failed = true;
+        sim_engine_stop(&w->engine);
+        return;
+    }
+    r->host = h;
+    r->seq = h->next_seq++;
+    r->mix = h->cfg->n_mix ? pick_mix(h) : 0;
+    r->submitted_at = sim_engine_now(&w->engine);
+    const sim_shape_t *s = &h->shapes[r->mix];
+    r->oracle_allowed = s->n_res == 0 && s->n_guards == 0; /* the empty request is vacuously allowed */
+    h->call = SIM_CALL_SUBMIT;
+    h->calling = r;
+    h->call_sends = 0;
+    r_client_req_t *req = NULL;
+    int rc = r_client_check_rate_limit_async(h->client, s->res, s->n_res, s->guards, s->n_guards, s->label, 0,
+                                             on_result, r, &req);
+    h->call = SIM_CALL_NONE;
+    h->calling = NULL;
+    sim_log_record(w->log, r->submitted_at, SIM_LOG_SUBMIT, h->index, r->seq,
+                   ((uint64_t)(uint32_t)(-rc) << 32) | (s->n_res << 8) | s->n_guards);
+    if (rc == RCLIENT_OK) {
+        w->m.submitted++;
+    }
+    if (rc != RCLIENT_OK || req == NULL) {
+        if (rc != RCLIENT_OK) w->m.submit_errors++;
+        if (!r->decided) sim_req_release(w, r);
+        schedule_next_arrival(h);
+        return;
+    }
+    r->req = req;
+    if (r->uid_known && sim_uid_put(w, r) != 0) {
+        w->failed = true;
+    }
+    arm_timer(r);
+    schedule_next_arrival(h);
+}
+
+/* ---- ingress ----------------------------------------------------------------- */
+
+void sim_host_deliver(sim_world_t *w, sim_host_t *h, uint32_t src, const uint8_t *data, size_t len) {
+    sim_req_t *r = len >= 28 ? sim_uid_find(w, data + 12) : NULL;
+    if (r != NULL && src >= w->n_hosts && src - w->n_hosts < 64) {
+        r->delivered_mask |= 1ull << (src - w->n_hosts);
+    }
+    h->call = SIM_CALL_DATAGRAM;
+    h->call_sends = 0;
+    h->call_completed_ok = false;
+    int rc = r_client_on_datagram(h->client, data, len);
+    w->m.completion_sends += h->call_sends;
+    h->call = SIM_CALL_NONE;
+    if (rc != RCLIENT_OK) {
+        w->m.invalid_datagrams++;
+        return;
+    }
+    if (r != NULL && r->host == h) {
+        if (r->decided && !h->call_completed_ok) {
+            w->m.late_responses++;
+        } else {
+            arm_timer(r);
+        }
+    }
+}
+
+/* ---- setup ------------------------------------------------------------------- */
+
+static int build_shapes(sim_host_t *h) {
+    const sim_client_cfg_t *c = h->cfg;
+    h->shapes = calloc(c->n_mix ? c->n_mix : 1, sizeof *h->shapes);
+    if (h->shapes == NULL) return -1;
+    for (size_t i = 0; i < c->n_mix; i++) {
+        const sim_mix_cfg_t *m = &c->mix[i];
+        sim_shape_t *s = &h->shapes[i];
+        h->total_weight += m->weight;
+        s->n_res = m->n_resources;
+        for (size_t k = 0; k < m->n_resources; k++) {
+            const sim_resource_cfg_t *rc = &m->resources[k];
+            s->res[k].window_size_ms = rc->window_size_ms;
+            s->res[k].rate_limit = rc->rate_limit;
+            s->res[k].tokens_requested = rc->tokens;
+            if (r_client_derive_bucket_id(rc->bucket, strlen(rc->bucket), rc->window_size_ms, rc->rate_limit,
+                                          s->res[k].bucket_id) != RCLIENT_OK)
+                return -1;
+        }
+        s->n_guards = m->n_guards;
+        for (size_t k = 0; k < m->n_guards; k++) {
+            const sim_guard_cfg_t *g = &m->guards[k];
+            r_latency_guard_t *o = &s->guards[k];
+            o->threshold_ms = g->threshold_ms;
+            o->ttl_ms = g->ttl_ms;
+            o->max_samples = g->max_samples;
+            o->buffer_size = g->buffer_size;
+            o->min_sample_threshold = g->min_sample_threshold;
+            if (r_client_derive_latency_tracker_id(g->tracker, strlen(g->tracker), g->ttl_ms, g->max_samples,
+                                                   g->buffer_size, g->min_sample_threshold,
+                                                   o->latency_tracker_id) != RCLIENT_OK)
+                return -1;
+        }
+        s->label = m->label[0] ? m->label : NULL;
+    }
+    if (h->total_weight == 0 && c->n_mix > 0) return -1;
+    return 0;
+}
+
+/* Explicit endpoints: the members of DNS epoch 0 (or every server). */
+static size_t explicit_servers(sim_world_t *w, r_server_endpoint_t *eps, size_t cap) {
+    const sim_config_t *cfg = w->cfg;
+    size_t n = 0;
+    if (cfg->n_dns > 0) {
+        const sim_dns_epoch_cfg_t *e = &cfg->dns[0];
+        for (size_t i = 0; i < e->n_members && n < cap; i++) {
+            for (size_t s = 0; s < w->n_servers; s++) {
+                if (strcmp(e->members[i].server, w->servers[s].cfg->name) == 0) {
+                    eps[n].server_id = sim_server_id(w->servers[s].srv);
+                    eps[n].addr = sim_node_addr(w, w->servers[s].node, e->members[i].port ? e->members[i].port : 29292);
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+    for (size_t s = 0; s < w->n_servers && n < cap; s++) {
+        eps[n].server_id = sim_server_id(w->servers[s].srv);
+        eps[n].addr = sim_node_addr(w, w->servers[s].node, 29292);
+        n++;
+    }
+    return n;
+}
+
+static int create_client(sim_world_t *w, sim_host_t *h) {
+    const sim_client_cfg_t *c = h->cfg;
+    if (sim_key_make(c->auth, c->key_id, c->quota_word ? c->quota_word : 0xf8f2b150u, h->key, sizeof h->key) != 0) {
+        return -1;
+    }
+    r_client_config_t rc;
+    memset(&rc, 0, sizeof rc);
+    rc.tenant.auth.secret = h->key;
+    rc.tenant.dns_name = w->cfg->tenant_dns_name[0] ? w->cfg->tenant_dns_name : "rl.sim.example";
+    rc.request_policy = &c->policy;
+    rc.dns_refresh = c->dns_refresh;
+    r_server_endpoint_t eps[64];
+    if (!c->use_dns) {
+        rc.servers = eps;
+        rc.server_count = explicit_servers(w, eps, 64);
+        if (rc.server_count == 0) return -1;
+    }
+    r_io_ops_t io = {.ctx = h, .udp_send = h_send, .now_ms = h_now, .steering_rebind = h_steering,
+                     .random = h_random};
+    r_resolver_ops_t res = sim_dns_resolver(w->dns, h->index);
+    return r_client_create(&rc, &io, c->use_dns ? &res : NULL, &h->client) == RCLIENT_OK ? 0 : -1;
+}
+
+int sim_hosts_create(sim_world_t *w) {
+    const sim_config_t *cfg = w->cfg;
+    w->hosts = calloc(cfg->n_clients ? cfg->n_clients : 1, sizeof *w->hosts);
+    if (w->hosts == NULL) return -1;
+    w->n_hosts = cfg->n_clients;
+    for (size_t i = 0; i < cfg->n_clients; i++) {
+        sim_host_t *h = &w->hosts[i];
+        h->w = w;
+        h->index = (uint32_t)i;
+        h->node = (uint32_t)i;
+        h->cfg = &cfg->clients[i];
+        h->skew_ms = h->cfg->clock_skew_ms;
+        sim_rng_seed(&h->rng_core, w->seed, SIM_STREAM_CLIENT, i);
+        sim_rng_seed(&h->rng_load, w->seed, SIM_STREAM_WORKLOAD, i);
+        if (build_shapes(h) != 0 || create_client(w, h) != 0) {
+            snprintf(w->err, sizeof w->err, "clients[%zu] (%s): cannot create the client", i, h->cfg->name);
+            return -1;
+        }
+        for (size_t s = 0; s < w->n_servers; s++) {
+            if (sim_server_add_tenant(w->servers[s].srv, h->key) != 0) return -1;
+        }
+        if (sim_server_add_tenant(w->oracle, h->key) != 0) return -1;
+        schedule_next_arrival(h);
+    }
+    return 0;
+}
+
+void sim_hosts_destroy(sim_world_t *w) {
+    for (size_t i = 0; i < w->n_hosts; i++) {
+        r_client_destroy(w->hosts[i].client); /* in-flight requests are cancelled without callbacks */
+        free(w->hosts[i].shapes);
+    }
+    free(w->hosts);
+    w->hosts = NULL;
+}

@@ -1,0 +1,299 @@
+/* sim_world.c - one simulated run: build the world from a config and a seed,
+ * schedule the fault timeline, run the engine, drain, check expectations,
+ * tear down. The run is a pure function of (config, seed). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_world_int.h"
+
+#define DRAIN_US (10u * 1000u * 1000u) /* after the last arrival, time for in-flight requests to finish */
+
+/* ---- name lookup --------------------------------------------------------------- */
+
+static long server_by_name(const sim_world_t *w, const char *name) {
+    for (size_t i = 0; i < w->n_servers; i++) {
+        if (strcmp(w->cfg->servers[i].name, name) == 0) return (long)i;
+    }
+    return -1;
+}
+
+static long client_by_name(const sim_world_t *w, const char *name) {
+    for (size_t i = 0; i < w->cfg->n_clients; i++) {
+        if (strcmp(w->cfg->clients[i].name, name) == 0) return (long)i;
+    }
+    return -1;
+}
+
+/* Node of a client or server name; SIM_NODE_ANY for "*"; UINT32_MAX unknown. */
+static uint32_t node_by_name(const sim_world_t *w, const char *name) {
+    if (strcmp(name, "*") == 0) return SIM_NODE_ANY;
+    long c = client_by_name(w, name);
+    if (c >= 0) return (uint32_t)c;
+    long s = server_by_name(w, name);
+    return s >= 0 ? (uint32_t)(w->cfg->n_clients + (size_t)s) : UINT32_MAX;
+}
+
+/* ---- network delivery dispatch ------------------------------------------------------ */
+
+static void deliver(void *ctx, uint32_t src, uint32_t dst, const uint8_t *data, size_t len) {
+    sim_world_t *w = ctx;
+    if (dst < w->n_hosts) {
+        sim_host_deliver(w, &w->hosts[dst], src, data, len);
+    } else if (dst - w->n_hosts < w->n_servers) {
+        sim_server_deliver(w, &w->servers[dst - w->n_hosts], src, data, len);
+    }
+}
+
+/* ---- DNS timeline ------------------------------------------------------------------------ */
+
+static int setup_dns(sim_world_t *w) {
+    const sim_config_t *cfg = w->cfg;
+    char srv_name[200];
+    const char *zone = cfg->tenant_dns_name[0] ? cfg->tenant_dns_name : "rl.sim.example";
+    snprintf(srv_name, sizeof srv_name, "_ratelimitly._udp.%s", zone);
+    w->dns = sim_dns_new(&w->engine, w->log, srv_name, cfg->dns_latency_us ? cfg->dns_latency_us : 1000u,
+                         cfg->dns_timeout_us ? cfg->dns_timeout_us : 2000000u);
+    if (w->dns == NULL) return -1;
+    for (size_t e = 0; e < cfg->n_dns; e++) {
+        const sim_dns_epoch_cfg_t *ec = &cfg->dns[e];
+        sim_dns_record_t *recs = calloc(ec->n_members ? ec->n_members : 1, sizeof *recs);
+        if (recs == NULL) return -1;
+        for (size_t i = 0; i < ec->n_members; i++) {
+            const struct sim_dns_member *m = &ec->members[i];
+            sim_dns_record_t *r = &recs[i];
+            r->port = m->port ? m->port : 29292;
+            r->ttl_s = m->ttl_s;
+            long s = m->server[0] ? server_by_name(w, m->server) : -1;
+            if (s >= 0) {
+                snprintf(r->target, sizeof r->target, "s-%llu.%s.",
+                         (unsigned long long)sim_server_id_at(w, (size_t)s, ec->at_ms), zone);
+                r->has_addr = !m->no_addr;
+                r->addr = sim_node_addr(w, w->servers[s].node, r->port);
+            } else {
+                snprintf(r->target, sizeof r->target, "%s", m->raw_target);
+                r->has_addr = false;
+            }
+        }
+        sim_dns_epoch_t ep = {.from = ec->at_ms * SIM_US_PER_MS, .mode = (sim_dns_mode_t)ec->mode,
+                              .records = recs, .n_records = ec->n_members};
+        int rc = sim_dns_add_epoch(w->dns, &ep);
+        free(recs);
+        if (rc != 0) return -1;
+    }
+    return 0;
+}
+
+/* ---- faults ------------------------------------------------------------------------------ */
+
+static void ev_fault(void *ctx, uint64_t idx, void *ptr) {
+    (void)ptr;
+    sim_world_t *w = ctx;
+    const sim_fault_cfg_t *f = &w->cfg->faults[idx];
+    sim_time_t now = sim_engine_now(&w->engine);
+    long s = server_by_name(w, f->target);
+    long c = client_by_name(w, f->target);
+    switch (f->kind) {
+    case SIM_FAULT_RESTART:
+        if (s >= 0) sim_server_do_restart(w, &w->servers[s]);
+        break;
+    case SIM_FAULT_PAUSE:
+        if (s >= 0) {
+            /* packets arriving meanwhile are queued to paused_until (sim_server_deliver) */
+            w->servers[s].paused_until = now + (sim_time_t)(f->value > 0 ? f->value : 0) * SIM_US_PER_MS;
+        }
+        break;
+    case SIM_FAULT_LINK:
+        sim_net_set_link(w->net, node_by_name(w, f->link.from), node_by_name(w, f->link.to), &f->link.link);
+        break;
+    case SIM_FAULT_PARTITION:
+        if (node_by_name(w, f->target) != UINT32_MAX) {
+            sim_net_partition(w->net, node_by_name(w, f->target), (sim_dir_t)f->dir, f->on);
+        }
+        break;
+    case SIM_FAULT_DEDUP_DEGRADE:
+        if (s >= 0) sim_server_set_dedup_degraded(w->servers[s].srv, f->p, (uint32_t)(f->value > 0 ? f->value : 0));
+        break;
+    case SIM_FAULT_DEDUP_HEAL:
+        if (s >= 0) sim_server_set_dedup_degraded(w->servers[s].srv, 0, 0);
+        break;
+    case SIM_FAULT_SKEW:
+        if (s >= 0) w->servers[s].skew_ms = f->value;
+        if (c >= 0) w->hosts[c].skew_ms = f->value;
+        break;
+    case SIM_FAULT_STEERING:
+        if (s >= 0) sim_server_set_steering(w->servers[s].srv, (sim_steer_mode_t)f->value, f->p);
+        break;
+    }
+    sim_log_record(w->log, now, SIM_LOG_FAULT, (uint64_t)f->kind, idx, (uint64_t)f->value);
+}
+
+static int check_names(sim_world_t *w) {
+    const sim_config_t *cfg = w->cfg;
+    for (size_t i = 0; i < cfg->n_faults; i++) {
+        const sim_fault_cfg_t *f = &cfg->faults[i];
+        bool ok = f->kind == SIM_FAULT_LINK
+                      ? node_by_name(w, f->link.from) != UINT32_MAX && node_by_name(w, f->link.to) != UINT32_MAX
+                      : node_by_name(w, f->target) != UINT32_MAX;
+        if (!ok) {
+            snprintf(w->err, sizeof w->err, "faults[%zu]: unknown node name", i);
+            return -1;
+        }
+    }
+    for (size_t i = 0; i < cfg->n_links; i++) {
+        if (node_by_name(w, cfg->links[i].from) == UINT32_MAX || node_by_name(w, cfg->links[i].to) == UINT32_MAX) {
+            snprintf(w->err, sizeof w->err, "links[%zu]: unknown node name", i);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- expectations --------------------------------------------------------------------------- */
+
+static bool compare(double a, sim_op_t op, double b) {
+    switch (op) {
+    case SIM_OP_LE: return a <= b;
+    case SIM_OP_GE: return a >= b;
+    case SIM_OP_EQ: return a == b;
+    case SIM_OP_LT: return a < b;
+    case SIM_OP_GT: return a > b;
+    }
+    return false;
+}
+
+static const char *op_text(sim_op_t op) {
+    static const char *T[] = {"<=", ">=", "==", "<", ">"};
+    return (unsigned)op < 5 ? T[op] : "?";
+}
+
+static void check_expectations(sim_world_t *w, sim_result_t *out) {
+    const sim_config_t *cfg = w->cfg;
+    out->n_expects = cfg->n_expects;
+    out->expects = calloc(cfg->n_expects ? cfg->n_expects : 1, sizeof *out->expects);
+    if (out->expects == NULL) return;
+    for (size_t i = 0; i < cfg->n_expects; i++) {
+        const sim_expect_cfg_t *e = &cfg->expects[i];
+        sim_expect_result_t *r = &out->expects[i];
+        if (e->kind == SIM_EXPECT_METRIC) {
+            double v = 0;
+            bool known = sim_metric_value(&out->metrics, e->metric, &v);
+            r->passed = known && compare(v, e->op, e->value);
+            snprintf(r->message, sizeof r->message, "%s %s %g: %s%g", e->metric, op_text(e->op), e->value,
+                     known ? "got " : "unknown metric ", v);
+        } else if (!w->expect_seen[i]) {
+            r->passed = false;
+            snprintf(r->message, sizeof r->message, "%s request #%llu: never decided", e->client,
+                     (unsigned long long)e->index);
+        } else if (e->kind == SIM_EXPECT_SELECTED) {
+            long s = server_by_name(w, e->server);
+            bool match = false;
+            for (size_t k = 0; s >= 0 && k < w->servers[s].n_ids; k++) {
+                match |= w->servers[s].id_history[k] == w->expect_server_id[i];
+            }
+            long got = -1;
+            for (size_t k = 0; k < w->n_servers && got < 0; k++) {
+                for (size_t j = 0; j < w->servers[k].n_ids; j++) {
+                    if (w->servers[k].id_history[j] == w->expect_server_id[i]) got = (long)k;
+                }
+            }
+            r->passed = match && w->expect_status[i] == RCLIENT_OK;
+            snprintf(r->message, sizeof r->message, "%s request #%llu selected %s: got %s (%s)", e->client,
+                     (unsigned long long)e->index, e->server, got >= 0 ? cfg->servers[got].name : "none",
+                     r_client_strerror(w->expect_status[i]));
+        } else {
+            r->passed = w->expect_status[i] == e->status;
+            snprintf(r->message, sizeof r->message, "%s request #%llu status %s: got %s", e->client,
+                     (unsigned long long)e->index, r_client_strerror(e->status),
+                     r_client_strerror(w->expect_status[i]));
+        }
+        if (!r->passed) out->expects_failed++;
+    }
+}
+
+/* ---- the run --------------------------------------------------------------------------------- */
+
+static int setup(sim_world_t *w, const sim_run_opts_t *opts) {
+    const sim_config_t *cfg = w->cfg;
+    if (sim_engine_init(&w->engine) != 0) return -1;
+    w->log = sim_log_new(opts != NULL ? opts->events : NULL);
+    if (w->log == NULL) return -1;
+    sim_rng_seed(&w->rng_servers, w->seed, SIM_STREAM_SERVER, 0xFFFEu);
+    w->n_hosts = cfg->n_clients; /* node numbering needs it before hosts exist */
+    if (sim_servers_create(w) != 0) return -1;
+    if (check_names(w) != 0) return -1;
+    sim_rng_t net_rng;
+    sim_rng_seed(&net_rng, w->seed, SIM_STREAM_NET, 0);
+    w->net = sim_net_new(&w->engine, w->log, &net_rng, cfg->n_clients + cfg->n_servers, &cfg->default_link, deliver, w);
+    if (w->net == NULL) return -1;
+    for (size_t i = 0; i < cfg->n_links; i++) {
+        sim_net_set_link(w->net, node_by_name(w, cfg->links[i].from), node_by_name(w, cfg->links[i].to),
+                         &cfg->links[i].link);
+    }
+    if (setup_dns(w) != 0) return -1;
+    w->expect_server_id = calloc(cfg->n_expects + 1, sizeof *w->expect_server_id);
+    w->expect_status = calloc(cfg->n_expects + 1, sizeof *w->expect_status);
+    w->expect_seen = calloc(cfg->n_expects + 1, sizeof *w->expect_seen);
+    if (!w->expect_server_id || !w->expect_status || !w->expect_seen) return -1;
+    w->end_arrivals = cfg->duration_ms * SIM_US_PER_MS;
+    for (size_t i = 0; i < cfg->n_faults; i++) {
+        sim_time_t at = cfg->faults[i].at_ms * SIM_US_PER_MS;
+        if (at > w->last_fault) w->last_fault = at;
+        sim_engine_schedule(&w->engine, at, SIM_CLASS_CONTROL, ev_fault, w, i, NULL);
+    }
+    return sim_hosts_create(w);
+}
+
+static void teardown(sim_world_t *w) {
+    sim_hosts_destroy(w);          /* clients first: cancels requests, detaches DNS queries */
+    if (w->dns) sim_dns_flush(w->dns);
+    sim_req_forget_due(w, 0, true);
+    sim_dns_free(w->dns);
+    sim_net_free(w->net);
+    sim_servers_destroy(w);
+    sim_metrics_free(w);
+    sim_log_free(w->log);
+    sim_engine_free(&w->engine);
+    free(w->expect_server_id);
+    free(w->expect_status);
+    free(w->expect_seen);
+}
+
+int sim_run(const sim_config_t *cfg, uint64_t seed, const sim_run_opts_t *opts, sim_result_t *out, char *err,
+            size_t err_cap) {
+    sim_world_t *w = calloc(1, sizeof *w);
+    if (w == NULL) return -1;
+    memset(out, 0, sizeof *out);
+    w->cfg = cfg;
+    w->seed = seed;
+    int rc = setup(w, opts);
+    if (rc == 0) {
+        out->events = sim_engine_run(&w->engine, w->end_arrivals + DRAIN_US);
+        if (w->failed) {
+            snprintf(w->err, sizeof w->err, "out of memory during the run");
+            rc = -1;
+        }
+    } else if (w->err[0] == '\0') {
+        snprintf(w->err, sizeof w->err, "cannot set up the run (out of memory or invalid configuration)");
+    }
+    if (rc == 0) {
+        sim_req_forget_due(w, 0, true);
+        sim_metrics_finish(w);
+        out->seed = seed;
+        out->metrics = w->m;
+        out->log_records = sim_log_count(w->log);
+        sim_log_digest(w->log, out->digest);
+        check_expectations(w, out);
+    } else if (err != NULL && err_cap > 0) {
+        snprintf(err, err_cap, "%s", w->err);
+    }
+    teardown(w);
+    free(w);
+    return rc;
+}
+
+void sim_result_free(sim_result_t *r) {
+    if (r != NULL) {
+        free(r->expects);
+        r->expects = NULL;
+    }
+}

@@ -1,0 +1,190 @@
+/* sim_world_int.h - private state of one simulated run, shared by
+ * sim_world.c (setup, faults, run, expectations), sim_host.c (the client
+ * host adapter and workload), sim_nodes.c (server delivery and processing)
+ * and sim_metrics.c (collection and output). */
+#ifndef SIM_WORLD_INT_H
+#define SIM_WORLD_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "r_client.h"
+#include "sim_config.h"
+#include "sim_dns.h"
+#include "sim_engine.h"
+#include "sim_keys.h"
+#include "sim_net.h"
+#include "sim_server.h"
+#include "sim_world.h"
+
+typedef struct sim_world sim_world_t;
+typedef struct sim_host sim_host_t;
+
+/* One logical request, alive from submit until its decision (and, for late
+ * response accounting, until its dedup deadline has passed). */
+typedef struct sim_req {
+    sim_host_t *host;
+    uint64_t seq;                 /* per client, 0-based: expectation index */
+    r_client_req_t *req;          /* NULL once decided */
+    uint8_t uid[16];
+    bool uid_known;
+    sim_time_t submitted_at;
+    sim_time_t timer_at;          /* scheduled timer event time, 0 = none */
+    uint32_t timer_gen;
+    uint16_t mix;
+    bool oracle_allowed;
+    bool decided;
+    uint64_t answered_mask;       /* servers that decided it afresh at least once */
+    uint64_t allow_mask, deny_mask; /* servers whose answers (fresh or replayed) allowed / denied */
+    uint64_t delivered_mask;      /* servers whose responses reached the client */
+    int status;                   /* client outcome once decided */
+    bool client_allowed;
+    sim_time_t forget_at;         /* drop from the uid map after this time */
+    struct sim_req *next;         /* free list, or the forget queue once decided */
+} sim_req_t;
+
+/* Precomputed request shape (IDs derived once). */
+typedef struct {
+    r_resource_request_t res[SIM_MAX_MIX_RES];
+    size_t n_res;
+    r_latency_guard_t guards[SIM_MAX_MIX_GUARDS];
+    size_t n_guards;
+    const char *label;            /* NULL = none */
+} sim_shape_t;
+
+typedef enum { SIM_CALL_NONE = 0, SIM_CALL_SUBMIT, SIM_CALL_TIMEOUT, SIM_CALL_DATAGRAM, SIM_CALL_REPORT } sim_call_t;
+
+struct sim_host {
+    sim_world_t *w;
+    uint32_t index;               /* client index */
+    uint32_t node;
+    const sim_client_cfg_t *cfg;
+    char key[SIM_KEY_TEXT_MAX];
+    r_client_t *client;
+    sim_rng_t rng_core;           /* the client core's random source */
+    sim_rng_t rng_load;           /* arrivals, mix choice, service times */
+    int64_t skew_ms;
+    sim_shape_t *shapes;          /* cfg->n_mix */
+    uint32_t total_weight;
+    uint64_t next_seq;
+    size_t script_pos;
+    /* the call in progress, to classify sends and capture the unique_id */
+    sim_call_t call;
+    sim_req_t *calling;           /* request of the current submit */
+    uint64_t call_sends;
+    bool call_completed_ok;
+    bool rebind_pending;
+    sim_time_t rebind_asked_at;
+};
+
+typedef struct {
+    sim_world_t *w;
+    sim_server_t *srv;
+    uint32_t node;
+    const sim_server_cfg_t *cfg;
+    int64_t skew_ms;
+    sim_time_t paused_until;      /* 0 = running */
+    uint64_t id_history[16];      /* server_ids this server has had (restarts) */
+    size_t n_ids;
+} sim_node_server_t;
+
+/* Hash map uid -> sim_req_t (open addressing, tombstones, grows). */
+typedef struct {
+    sim_req_t **slots;
+    size_t cap, count, used;
+} sim_uidmap_t;
+
+/* Over-consumption accounting: (bucket_id, window index) -> allowed tokens. */
+typedef struct {
+    uint8_t bucket[16];
+    uint64_t window;
+    uint32_t limit;
+    uint64_t tokens;
+    bool used;
+} sim_window_t;
+
+typedef struct {
+    sim_window_t *slots;
+    size_t cap, count;
+} sim_windowmap_t;
+
+struct sim_world {
+    const sim_config_t *cfg;
+    uint64_t seed;
+    sim_engine_t engine;
+    sim_log_t *log;
+    sim_net_t *net;
+    sim_dns_t *dns;
+    sim_host_t *hosts;
+    size_t n_hosts;
+    sim_node_server_t *servers;
+    size_t n_servers;
+    sim_server_t *oracle;
+    sim_rng_t rng_servers;        /* processing jitter */
+    sim_uidmap_t uids;
+    sim_req_t *free_reqs;         /* sim_req_t free list */
+    sim_req_t *forget_head, *forget_tail; /* decided requests, in forget_at order */
+    sim_req_t **req_blocks;       /* allocated blocks, freed at the end */
+    size_t n_req_blocks, cap_req_blocks;
+    uint8_t **pkt_free;           /* packet buffers for processing delays and pauses */
+    size_t n_pkt_free, cap_pkt_free;
+    uint8_t **pkt_all;
+    size_t n_pkt_all, cap_pkt_all;
+    sim_time_t end_arrivals;      /* no new submits at or after this time */
+    sim_time_t last_fault;        /* time of the last fault event, 0 = none */
+    sim_time_t last_wrong;        /* last false allow/deny decided after last_fault */
+    /* metrics */
+    sim_metrics_t m;
+    uint32_t *latencies_us;
+    size_t n_lat, cap_lat;
+    double steering_latency_sum;
+    sim_windowmap_t windows;
+    /* expectations: decisions per client and seq that an expectation names */
+    uint64_t *expect_server_id;   /* cfg->n_expects */
+    int *expect_status;
+    bool *expect_seen;
+    char err[200];
+    bool failed;                  /* a setup error after start */
+};
+
+/* sim_host.c */
+int sim_hosts_create(sim_world_t *w);
+void sim_hosts_destroy(sim_world_t *w);
+void sim_host_deliver(sim_world_t *w, sim_host_t *h, uint32_t src, const uint8_t *data, size_t len);
+uint64_t sim_host_now_ms(const sim_host_t *h);
+
+/* sim_nodes.c */
+int sim_servers_create(sim_world_t *w);
+void sim_servers_destroy(sim_world_t *w);
+void sim_server_deliver(sim_world_t *w, sim_node_server_t *s, uint32_t src, const uint8_t *data, size_t len);
+/* server_id of server index `server` at run time at_ms (after any restarts before it). */
+uint64_t sim_server_id_at(const sim_world_t *w, size_t server, uint64_t at_ms);
+/* Apply a restart now: new, strictly younger start time. Returns 0 or -1. */
+int sim_server_do_restart(sim_world_t *w, sim_node_server_t *s);
+uint64_t sim_server_now_ms(const sim_world_t *w, const sim_node_server_t *s);
+sim_req_t *sim_uid_find(sim_world_t *w, const uint8_t uid[16]);
+int sim_uid_put(sim_world_t *w, sim_req_t *r);
+void sim_uid_remove(sim_world_t *w, sim_req_t *r);
+sim_req_t *sim_req_alloc(sim_world_t *w);
+void sim_req_release(sim_world_t *w, sim_req_t *r);
+/* Queue a decided request; release every queued one whose forget_at <= now. */
+void sim_req_forget_later(sim_world_t *w, sim_req_t *r);
+void sim_req_forget_due(sim_world_t *w, sim_time_t now, bool all);
+uint8_t *sim_pkt_get(sim_world_t *w);
+void sim_pkt_put(sim_world_t *w, uint8_t *p);
+
+/* sim_metrics.c */
+int sim_metrics_latency(sim_world_t *w, sim_time_t latency_us);
+int sim_metrics_allowed_tokens(sim_world_t *w, const sim_shape_t *shape, uint64_t run_ms);
+/* A request leaves the books: disagreement and contradiction accounting. */
+void sim_metrics_forget(sim_world_t *w, const sim_req_t *r);
+void sim_metrics_finish(sim_world_t *w);
+void sim_metrics_free(sim_world_t *w);
+
+/* Node numbering: clients 0..C-1, then servers C..C+S-1. Addresses are labels
+ * in documentation ranges (192.0.2.0/24-style prefixes) and never leave the process. */
+r_addr_t sim_node_addr(const sim_world_t *w, uint32_t node, uint16_t port);
+uint32_t sim_addr_node(const sim_world_t *w, const r_addr_t *a);
+uint64_t sim_run_ms(const sim_world_t *w);
+
+#endif /* SIM_WORLD_INT_H */
