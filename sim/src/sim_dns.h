@@ -37,6 +37,18 @@ typedef struct {
     size_t n_records;
 } sim_dns_epoch_t;
 
+/* Failure statuses handed to r_client_dns_*_done (any non-zero is a failure
+ * to the core) and the log's query kinds: extensions of this contract. */
+#define SIM_DNS_STATUS_FAIL 2     /* a FAIL epoch (SERVFAIL-like) */
+#define SIM_DNS_STATUS_TIMEOUT 5  /* a TIMEOUT epoch, after timeout_us */
+#define SIM_DNS_STATUS_FLUSHED 6  /* answered by sim_dns_flush at teardown */
+#define SIM_DNS_QUERY_SRV 1u      /* SIM_LOG_DNS b */
+#define SIM_DNS_QUERY_ADDR 2u
+#define SIM_DNS_LOG_FAILED UINT64_MAX /* SIM_LOG_DNS c for a failure; else the record count */
+
+/* Counted when an event answers (flushed answers are not counted):
+ * failures = FAIL answers, timeouts = TIMEOUT answers, empty_answers = status
+ * 0 with no records (SRV or A/AAAA). */
 typedef struct {
     uint64_t srv_queries, addr_queries, failures, timeouts, empty_answers;
 } sim_dns_stats_t;
@@ -48,14 +60,19 @@ typedef struct sim_dns sim_dns_t;
  * answers empty). log may be NULL. */
 sim_dns_t *sim_dns_new(sim_engine_t *engine, sim_log_t *log, const char *srv_name, uint32_t latency_us,
                        uint32_t timeout_us);
+/* Owed queries are answered by engine events that point into the model:
+ * flush and free it only when the engine will run no more events. */
 void sim_dns_free(sim_dns_t *dns);
 /* Epochs must be added in increasing `from` order; records are copied.
  * Returns 0 or -1. */
 int sim_dns_add_epoch(sim_dns_t *dns, const sim_dns_epoch_t *epoch);
 
-/* The resolver hooks to pass to r_client_create; ctx is the sim_dns_t. The
- * answer uses the epoch in force when the query was made. `client_index` is
- * only for the log: use sim_dns_resolver(dns, i) to get per-client hooks. */
+/* The resolver hooks to pass to r_client_create; ctx identifies (dns,
+ * client_index): a per-client record owned by dns, the same for repeated
+ * calls with one index (NULL hooks on allocation failure, which
+ * r_client_create refuses). The answer uses the epoch in force when the
+ * query was made. `client_index` is only for the log: use
+ * sim_dns_resolver(dns, i) to get per-client hooks. */
 r_resolver_ops_t sim_dns_resolver(sim_dns_t *dns, uint32_t client_index);
 
 /* Answer every query still owed (at teardown, after the clients are gone) so

@@ -102,11 +102,13 @@ typedef struct {
 int sim_engine_init(sim_engine_t *e);   /* 0 or -1 (allocation) */
 void sim_engine_free(sim_engine_t *e);
 /* Schedule fn(ctx, arg, ptr) at time at (clamped to now if earlier).
- * Returns 0, or -1 on allocation failure. */
+ * Returns 0, or -1 on allocation failure, a NULL fn or an unknown class. */
 int sim_engine_schedule(sim_engine_t *e, sim_time_t at, sim_event_class_t cls, sim_event_fn fn, void *ctx,
                         uint64_t arg, void *ptr);
 /* Run events in order until the queue is empty, sim_engine_stop() is called,
- * or the next event is later than until. Returns the number processed. */
+ * or the next event is later than until. Returns the number processed. now
+ * moves only with events (it stays at the last event's time, not `until`);
+ * stop() ends the run in progress, the next run starts afresh. */
 uint64_t sim_engine_run(sim_engine_t *e, sim_time_t until);
 void sim_engine_stop(sim_engine_t *e);
 static inline sim_time_t sim_engine_now(const sim_engine_t *e) { return e->now; }

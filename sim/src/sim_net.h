@@ -73,13 +73,16 @@ typedef struct sim_net sim_net_t;
  * log may be NULL. Returns NULL on allocation failure. */
 sim_net_t *sim_net_new(sim_engine_t *engine, sim_log_t *log, const sim_rng_t *rng, size_t n_nodes,
                        const sim_link_t *default_link, sim_deliver_fn deliver, void *deliver_ctx);
+/* Packets in flight live in the network: free it only when the engine
+ * will run no more events. */
 void sim_net_free(sim_net_t *net);
 
 /* Set link parameters; src or dst may be SIM_NODE_ANY (all). Gilbert state is kept. */
 void sim_net_set_link(sim_net_t *net, uint32_t src, uint32_t dst, const sim_link_t *link);
 const sim_link_t *sim_net_link(const sim_net_t *net, uint32_t src, uint32_t dst);
 
-/* Partition node: inbound, outbound or both directions dropped while on. */
+/* Partition node: inbound, outbound or both directions dropped while on.
+ * node may be SIM_NODE_ANY (every node). */
 typedef enum { SIM_DIR_IN = 1, SIM_DIR_OUT = 2, SIM_DIR_BOTH = 3 } sim_dir_t;
 void sim_net_partition(sim_net_t *net, uint32_t node, sim_dir_t dir, bool on);
 
