@@ -1,0 +1,191 @@
+/* sim_trace_fault.c - the fault timeline of a trace (docs/traces.md "Faults"). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_trace_int.h"
+
+#define RUN_EPOCH_S (SIM_RUN_EPOCH_MS / 1000u)
+
+static const char *const fault_keys[] = {"at_ms", "kind", "target", "duration_ms", "from", "to", "symmetric",
+                                         "latency", "loss", "duplicate_p", "reorder_p", "reorder_us", "down",
+                                         "dir", "on", "loss_p", "capacity", "skew_ms", "mode", "change_p", NULL};
+/* sim_fault_kind_t order, from 1 */
+static const char *const fault_kinds[] = {"restart", "pause", "link", "partition", "dedup_degrade",
+                                          "dedup_heal", "skew", "steering"};
+static const char *const fault_used[][12] = {
+    {"at_ms", "kind", "target", NULL},
+    {"at_ms", "kind", "target", "duration_ms", NULL},
+    {"at_ms", "kind", "from", "to", "symmetric", "latency", "loss", "duplicate_p", "reorder_p", "reorder_us", "down",
+     NULL},
+    {"at_ms", "kind", "target", "dir", "on", NULL},
+    {"at_ms", "kind", "target", "loss_p", "capacity", NULL},
+    {"at_ms", "kind", "target", NULL},
+    {"at_ms", "kind", "target", "skew_ms", NULL},
+    {"at_ms", "kind", "target", "mode", "change_p", NULL},
+};
+static const char *const dir_names[] = {"in", "out", "both"}; /* sim_dir_t order, from 1 */
+static const char *const steer_names[] = {"keep", "change", "random"};
+
+static int fault_link(tj_ctx_t *c, const sim_config_t *cfg, const json_t *o, const tj_path_t *p,
+                      sim_fault_cfg_t *f, bool *symmetric) {
+    sim_link_cfg_t *l = &f->link;
+    strcpy(l->from, "*");
+    strcpy(l->to, "*");
+    l->link = cfg->default_link; /* absent members: links.default, not the link's current value */
+    if (st_node_ref(c, cfg, o, p, "from", true, ST_NODE_NONE, l->from) < 0 ||
+        st_node_ref(c, cfg, o, p, "to", true, ST_NODE_NONE, l->to) < 0 ||
+        tj_bool(c, o, p, "symmetric", symmetric) < 0 ||
+        st_parse_link_fields(c, o, p, &l->link) != 0) {
+        return -1;
+    }
+    *symmetric = *symmetric && strcmp(l->from, l->to) != 0;
+    return 0;
+}
+
+static int fault_steering(tj_ctx_t *c, const json_t *o, const tj_path_t *p, sim_fault_cfg_t *f) {
+    int mode = 0;
+    if (tj_require(c, o, p, "mode") != 0 || tj_enum(c, o, p, "mode", steer_names, 3, &mode) < 0) {
+        return -1;
+    }
+    f->value = mode;
+    int r = tj_prob(c, o, p, "change_p", &f->p);
+    if (r < 0) {
+        return -1;
+    }
+    if ((mode == SIM_STEER_RANDOM) != (r == 1)) {
+        tj_path_t q;
+        tj_key(&q, p, "change_p");
+        return tj_fail(c, &q, mode == SIM_STEER_RANDOM ? "missing (required with mode random)"
+                                                       : "only with mode random");
+    }
+    return 0;
+}
+
+/* The kind-specific members (the kind's member list was already checked). */
+static int fault_members(tj_ctx_t *c, const sim_config_t *cfg, const json_t *o, const tj_path_t *p,
+                         sim_fault_cfg_t *f, bool *symmetric) {
+    if (f->kind == SIM_FAULT_LINK) {
+        return fault_link(c, cfg, o, p, f, symmetric);
+    }
+    bool any_node = f->kind == SIM_FAULT_PARTITION || f->kind == SIM_FAULT_SKEW;
+    if (tj_require(c, o, p, "target") != 0 ||
+        st_node_ref(c, cfg, o, p, "target", false, any_node ? ST_NODE_NONE : ST_NODE_SERVER, f->target) < 0) {
+        return -1;
+    }
+    int dir = SIM_DIR_BOTH - 1;
+    switch (f->kind) {
+    case SIM_FAULT_PAUSE:
+        return tj_require(c, o, p, "duration_ms") != 0 ||
+                       tj_i64(c, o, p, "duration_ms", 1, ST_MAX_DURATION_MS, &f->value) < 0
+                   ? -1
+                   : 0;
+    case SIM_FAULT_PARTITION:
+        f->on = true;
+        if (tj_enum(c, o, p, "dir", dir_names, 3, &dir) < 0 || tj_bool(c, o, p, "on", &f->on) < 0) {
+            return -1;
+        }
+        f->dir = dir + 1;
+        return 0;
+    case SIM_FAULT_DEDUP_DEGRADE: {
+        uint32_t cap = 0;
+        if (tj_require(c, o, p, "loss_p") != 0 || tj_prob(c, o, p, "loss_p", &f->p) < 0 ||
+            tj_u32(c, o, p, "capacity", 0, UINT32_MAX, &cap) < 0) {
+            return -1;
+        }
+        f->value = cap;
+        return 0;
+    }
+    case SIM_FAULT_SKEW:
+        return tj_require(c, o, p, "skew_ms") != 0 ||
+                       tj_i64(c, o, p, "skew_ms", -ST_MAX_SKEW_MS, ST_MAX_SKEW_MS, &f->value) < 0
+                   ? -1
+                   : 0;
+    case SIM_FAULT_STEERING:
+        return fault_steering(c, o, p, f);
+    default: /* restart, dedup_heal: the target only */
+        return 0;
+    }
+}
+
+static int parse_fault(tj_ctx_t *c, const sim_config_t *cfg, const json_t *o, const tj_path_t *p,
+                       sim_fault_cfg_t *f, bool *symmetric) {
+    int kind = 0;
+    memset(f, 0, sizeof *f);
+    *symmetric = false;
+    if (tj_object(c, o, p, fault_keys) != 0 || tj_require(c, o, p, "at_ms") != 0 ||
+        tj_u64(c, o, p, "at_ms", 0, cfg->duration_ms, &f->at_ms) < 0 || tj_require(c, o, p, "kind") != 0 ||
+        tj_enum(c, o, p, "kind", fault_kinds, 8, &kind) < 0 ||
+        tj_object_kind(c, o, p, fault_keys, fault_used[kind], fault_kinds[kind]) != 0) {
+        return -1;
+    }
+    f->kind = (sim_fault_kind_t)(kind + 1);
+    return fault_members(c, cfg, o, p, f, symmetric);
+}
+
+/* A restart gives the server start time = the run clock, in whole seconds
+ * (sim_config.h SIM_FAULT_RESTART). It must change the server's server_id
+ * (else clients cannot tell the restart) and not take another server's. */
+static int check_restart(tj_ctx_t *c, const sim_config_t *cfg, const tj_path_t *p, const sim_fault_cfg_t *f,
+                         uint64_t *start) {
+    size_t t = 0;
+    while (strcmp(cfg->servers[t].name, f->target) != 0) {
+        t++;
+    }
+    uint64_t now_s = RUN_EPOCH_S + f->at_ms / 1000u;
+    if (now_s == start[t]) {
+        return tj_fail(c, p, "restart of %s in the second it started keeps its server_id; restart it later",
+                       f->target);
+    }
+    for (size_t i = 0; i < cfg->n_servers; i++) {
+        const sim_server_params_t *a = &cfg->servers[i].params, *b = &cfg->servers[t].params;
+        if (i != t && start[i] == now_s && a->listener_id == b->listener_id && a->node_id == b->node_id) {
+            return tj_fail(c, p, "restart of %s would give it the server_id of %s", f->target,
+                           cfg->servers[i].name);
+        }
+    }
+    start[t] = now_s;
+    return 0;
+}
+
+int st_parse_faults(tj_ctx_t *c, const json_t *root, sim_config_t *cfg) {
+    tj_path_t p;
+    json_t *arr = NULL;
+    tj_key(&p, NULL, "faults");
+    if (tj_array(c, root, NULL, "faults", ST_MAX_FAULTS, &arr) <= 0) {
+        return c->failed ? -1 : 0;
+    }
+    uint64_t start[ST_MAX_SERVERS]; /* each server's start as the timeline goes */
+    for (size_t i = 0; i < cfg->n_servers; i++) {
+        start[i] = cfg->servers[i].params.server_start_s;
+    }
+    size_t n = json_array_size(arr);
+    cfg->faults = calloc(2 * n + 1, sizeof *cfg->faults);
+    if (cfg->faults == NULL) {
+        return tj_fail(c, &p, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        tj_path_t q, aq;
+        bool symmetric = false;
+        sim_fault_cfg_t *f = &cfg->faults[cfg->n_faults];
+        tj_idx(&q, &p, i);
+        tj_key(&aq, &q, "at_ms");
+        if (parse_fault(c, cfg, json_array_get(arr, i), &q, f, &symmetric) != 0) {
+            return -1;
+        }
+        if (cfg->n_faults > 0 && f->at_ms < f[-1].at_ms) {
+            return tj_fail(c, &aq, "earlier than the fault before it (faults are listed in time order)");
+        }
+        if (f->kind == SIM_FAULT_RESTART && check_restart(c, cfg, &q, f, start) != 0) {
+            return -1;
+        }
+        cfg->n_faults++;
+        if (symmetric) { /* the reverse direction, at the same time */
+            f[1] = f[0];
+            memcpy(f[1].link.from, f[0].link.to, SIM_NAME_MAX);
+            memcpy(f[1].link.to, f[0].link.from, SIM_NAME_MAX);
+            cfg->n_faults++;
+        }
+    }
+    return 0;
+}

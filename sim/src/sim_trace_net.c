@@ -1,0 +1,295 @@
+/* sim_trace_net.c - trace sections for the network and the environment
+ * (docs/traces.md "Links", "DNS", "Faults"). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_dns.h"
+#include "sim_trace_int.h"
+
+/* ---- latency and loss ----------------------------------------------------- */
+
+static const char *const lat_keys[] = {"kind", "base_us", "spread_us", "alpha", "jitter_us", NULL};
+static const char *const lat_kinds[] = {"const", "uniform", "exp", "pareto"}; /* sim_latency_kind_t order */
+static const char *const lat_used[][6] = {
+    {"kind", "base_us", "jitter_us", NULL},
+    {"kind", "base_us", "spread_us", "jitter_us", NULL},
+    {"kind", "base_us", "spread_us", "jitter_us", NULL},
+    {"kind", "base_us", "spread_us", "alpha", "jitter_us", NULL},
+};
+
+int st_parse_latency(tj_ctx_t *c, const json_t *v, const tj_path_t *p, sim_latency_t *out) {
+    int kind = 0;
+    memset(out, 0, sizeof *out);
+    if (tj_object(c, v, p, lat_keys) != 0 || tj_enum(c, v, p, "kind", lat_kinds, 4, &kind) < 0 ||
+        tj_object_kind(c, v, p, lat_keys, lat_used[kind], lat_kinds[kind]) != 0) {
+        return -1;
+    }
+    out->kind = (sim_latency_kind_t)kind;
+    out->alpha = out->kind == SIM_LAT_PARETO ? 2.0 : 0.0;
+    if (tj_u32(c, v, p, "base_us", 0, UINT32_MAX, &out->base_us) < 0 ||
+        tj_u32(c, v, p, "spread_us", 0, UINT32_MAX, &out->spread_us) < 0 ||
+        tj_num(c, v, p, "alpha", 1.0, true, 100.0, &out->alpha) < 0 ||
+        tj_u32(c, v, p, "jitter_us", 0, UINT32_MAX, &out->jitter_us) < 0) {
+        return -1;
+    }
+    return 0;
+}
+
+/* Probabilities end in _p (docs/traces.md "Units"). */
+static const char *const loss_keys[] = {"kind", "loss_p", "good_to_bad_p", "bad_to_good_p", "good_loss_p",
+                                        "bad_loss_p", NULL};
+static const char *const loss_kinds[] = {"none", "bernoulli", "gilbert"}; /* sim_loss_kind_t order */
+static const char *const loss_used[][6] = {
+    {"kind", NULL},
+    {"kind", "loss_p", NULL},
+    {"kind", "good_to_bad_p", "bad_to_good_p", "good_loss_p", "bad_loss_p", NULL},
+};
+
+static int parse_loss(tj_ctx_t *c, const json_t *v, const tj_path_t *p, sim_loss_t *out) {
+    int kind = 0;
+    memset(out, 0, sizeof *out);
+    if (tj_object(c, v, p, loss_keys) != 0 || tj_require(c, v, p, "kind") != 0 ||
+        tj_enum(c, v, p, "kind", loss_kinds, 3, &kind) < 0 ||
+        tj_object_kind(c, v, p, loss_keys, loss_used[kind], loss_kinds[kind]) != 0) {
+        return -1;
+    }
+    out->kind = (sim_loss_kind_t)kind;
+    out->loss_bad = out->kind == SIM_LOSS_GILBERT ? 1.0 : 0.0;
+    if (out->kind == SIM_LOSS_BERNOULLI) {
+        return tj_require(c, v, p, "loss_p") != 0 || tj_prob(c, v, p, "loss_p", &out->p) < 0 ? -1 : 0;
+    }
+    if (out->kind == SIM_LOSS_GILBERT &&
+        (tj_require(c, v, p, "good_to_bad_p") != 0 || tj_prob(c, v, p, "good_to_bad_p", &out->p_good_to_bad) < 0 ||
+         tj_require(c, v, p, "bad_to_good_p") != 0 || tj_prob(c, v, p, "bad_to_good_p", &out->p_bad_to_good) < 0 ||
+         tj_prob(c, v, p, "good_loss_p", &out->loss_good) < 0 || tj_prob(c, v, p, "bad_loss_p", &out->loss_bad) < 0)) {
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- links -------------------------------------------------------------------- */
+
+const char *const st_link_members[] = {"latency", "loss", "duplicate_p", "reorder_p", "reorder_us", "down", NULL};
+
+int st_parse_link_fields(tj_ctx_t *c, const json_t *obj, const tj_path_t *p, sim_link_t *inout) {
+    tj_path_t q;
+    const json_t *lat = json_object_get(obj, "latency");
+    const json_t *loss = json_object_get(obj, "loss");
+    tj_key(&q, p, "latency");
+    if (lat != NULL && st_parse_latency(c, lat, &q, &inout->latency) != 0) {
+        return -1;
+    }
+    tj_key(&q, p, "loss");
+    if (loss != NULL && parse_loss(c, loss, &q, &inout->loss) != 0) {
+        return -1;
+    }
+    if (tj_prob(c, obj, p, "duplicate_p", &inout->duplicate_p) < 0 ||
+        tj_prob(c, obj, p, "reorder_p", &inout->reorder_p) < 0 ||
+        tj_u32(c, obj, p, "reorder_us", 0, UINT32_MAX, &inout->reorder_us) < 0 ||
+        tj_bool(c, obj, p, "down", &inout->down) < 0) {
+        return -1;
+    }
+    return 0;
+}
+
+static const char *const override_keys[] = {"from", "to", "symmetric", "latency", "loss", "duplicate_p",
+                                            "reorder_p", "reorder_us", "down", NULL};
+static const char *const links_keys[] = {"default", "overrides", NULL};
+
+/* from/to (default "*"), symmetric, then the link members over links.default.
+ * Writes one entry, or two (both directions) when symmetric. */
+static int parse_override(tj_ctx_t *c, const json_t *o, const tj_path_t *p, const sim_config_t *cfg,
+                          sim_link_cfg_t out[2], size_t *n_out) {
+    bool symmetric = false;
+    memset(out, 0, 2 * sizeof *out);
+    strcpy(out[0].from, "*");
+    strcpy(out[0].to, "*");
+    out[0].link = cfg->default_link;
+    if (tj_object(c, o, p, override_keys) != 0 ||
+        st_node_ref(c, cfg, o, p, "from", true, ST_NODE_NONE, out[0].from) < 0 ||
+        st_node_ref(c, cfg, o, p, "to", true, ST_NODE_NONE, out[0].to) < 0 ||
+        tj_bool(c, o, p, "symmetric", &symmetric) < 0 || st_parse_link_fields(c, o, p, &out[0].link) != 0) {
+        return -1;
+    }
+    *n_out = 1;
+    if (symmetric && strcmp(out[0].from, out[0].to) != 0) {
+        out[1] = out[0];
+        memcpy(out[1].from, out[0].to, SIM_NAME_MAX);
+        memcpy(out[1].to, out[0].from, SIM_NAME_MAX);
+        *n_out = 2;
+    }
+    return 0;
+}
+
+int st_parse_links(tj_ctx_t *c, const json_t *root, sim_config_t *cfg) {
+    tj_path_t p, dp, op;
+    json_t *arr = NULL;
+    memset(&cfg->default_link, 0, sizeof cfg->default_link);
+    cfg->default_link.latency.base_us = 250;
+    cfg->default_link.reorder_us = 1000;
+    const json_t *links = json_object_get(root, "links");
+    if (links == NULL) {
+        return 0;
+    }
+    tj_key(&p, NULL, "links");
+    tj_key(&dp, &p, "default");
+    tj_key(&op, &p, "overrides");
+    const json_t *d = json_object_get(links, "default");
+    if (tj_object(c, links, &p, links_keys) != 0 ||
+        (d != NULL && (tj_object(c, d, &dp, st_link_members) != 0 ||
+                       st_parse_link_fields(c, d, &dp, &cfg->default_link) != 0)) ||
+        tj_array(c, links, &p, "overrides", ST_MAX_LINKS, &arr) < 0) {
+        return -1;
+    }
+    size_t n = json_array_size(arr);
+    cfg->links = calloc(2 * n + 1, sizeof *cfg->links);
+    if (cfg->links == NULL) {
+        return tj_fail(c, &op, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        tj_path_t q;
+        size_t k = 0;
+        tj_idx(&q, &op, i);
+        if (parse_override(c, json_array_get(arr, i), &q, cfg, &cfg->links[cfg->n_links], &k) != 0) {
+            return -1;
+        }
+        cfg->n_links += k;
+    }
+    return 0;
+}
+
+/* ---- DNS ------------------------------------------------------------------------ */
+
+static const char *const dns_keys[] = {"name", "latency_us", "timeout_us", "epochs", NULL};
+static const char *const epoch_keys[] = {"at_ms", "mode", "members", NULL};
+static const char *const member_keys[] = {"server", "target", "port", "ttl_s", "no_addr", NULL};
+static const char *const dns_modes[] = {"ok", "fail", "timeout"}; /* sim_dns_mode_t order */
+
+static int parse_member(tj_ctx_t *c, const sim_config_t *cfg, const json_t *v, const tj_path_t *p,
+                        struct sim_dns_member *m) {
+    memset(m, 0, sizeof *m);
+    m->port = 29292;
+    m->ttl_s = 30;
+    if (json_is_string(v)) { /* shorthand: a server name */
+        const char *name = json_string_value(v);
+        if (json_string_length(v) >= SIM_NAME_MAX || st_node_kind(cfg, name) != ST_NODE_SERVER) {
+            return tj_fail(c, p, "unknown server \"%.40s\" (expected a server name)", name);
+        }
+        memcpy(m->server, name, json_string_length(v) + 1);
+        return 0;
+    }
+    uint32_t port = m->port;
+    int s, t;
+    if (tj_object(c, v, p, member_keys) != 0 ||
+        (s = st_node_ref(c, cfg, v, p, "server", false, ST_NODE_SERVER, m->server)) < 0 ||
+        (t = tj_str(c, v, p, "target", false, m->raw_target, sizeof m->raw_target)) < 0 ||
+        tj_u32(c, v, p, "port", 1, 65535, &port) < 0 || tj_u32(c, v, p, "ttl_s", 0, UINT32_MAX, &m->ttl_s) < 0 ||
+        tj_bool(c, v, p, "no_addr", &m->no_addr) < 0) {
+        return -1;
+    }
+    m->port = (uint16_t)port;
+    if (s + t != 1) {
+        return tj_fail(c, p, "give exactly one of server and target");
+    }
+    return 0;
+}
+
+static int parse_epoch(tj_ctx_t *c, const sim_config_t *cfg, const json_t *o, const tj_path_t *p,
+                       sim_dns_epoch_cfg_t *e) {
+    int mode = 0;
+    json_t *arr = NULL;
+    tj_path_t mp;
+    tj_key(&mp, p, "members");
+    if (tj_object(c, o, p, epoch_keys) != 0 || tj_require(c, o, p, "at_ms") != 0 ||
+        tj_u64(c, o, p, "at_ms", 0, cfg->duration_ms, &e->at_ms) < 0 ||
+        tj_enum(c, o, p, "mode", dns_modes, 3, &mode) < 0 ||
+        tj_array(c, o, p, "members", ST_MAX_MEMBERS, &arr) < 0) {
+        return -1;
+    }
+    e->mode = mode;
+    if (mode != SIM_DNS_OK) {
+        return arr != NULL ? tj_fail(c, &mp, "only with mode ok") : 0;
+    }
+    if (arr == NULL) {
+        return tj_fail(c, &mp, "missing (required with mode ok; [] is an empty answer)");
+    }
+    size_t n = json_array_size(arr);
+    e->members = calloc(n != 0 ? n : 1, sizeof *e->members);
+    if (e->members == NULL) {
+        return tj_fail(c, &mp, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        tj_path_t q;
+        tj_idx(&q, &mp, i);
+        if (parse_member(c, cfg, json_array_get(arr, i), &q, &e->members[i]) != 0) {
+            return -1;
+        }
+        e->n_members++;
+    }
+    return 0;
+}
+
+/* Without epochs: one epoch at 0 answering every server, in trace order. */
+static int default_epoch(tj_ctx_t *c, sim_config_t *cfg) {
+    cfg->dns = calloc(1, sizeof *cfg->dns);
+    if (cfg->dns == NULL || (cfg->dns->members = calloc(cfg->n_servers, sizeof *cfg->dns->members)) == NULL) {
+        return tj_fail(c, NULL, "out of memory");
+    }
+    cfg->n_dns = 1;
+    for (size_t i = 0; i < cfg->n_servers; i++) {
+        struct sim_dns_member *m = &cfg->dns->members[i];
+        memcpy(m->server, cfg->servers[i].name, SIM_NAME_MAX);
+        m->port = 29292;
+        m->ttl_s = 30;
+    }
+    cfg->dns->n_members = cfg->n_servers;
+    return 0;
+}
+
+int st_parse_dns(tj_ctx_t *c, const json_t *root, sim_config_t *cfg) {
+    tj_path_t p, ep;
+    json_t *arr = NULL;
+    const json_t *dns = json_object_get(root, "dns");
+    strcpy(cfg->tenant_dns_name, "rl.sim.example");
+    cfg->dns_latency_us = 1000;
+    cfg->dns_timeout_us = 500000;
+    tj_key(&p, NULL, "dns");
+    tj_key(&ep, &p, "epochs");
+    if (dns != NULL &&
+        (tj_object(c, dns, &p, dns_keys) != 0 ||
+         tj_str(c, dns, &p, "name", false, cfg->tenant_dns_name, sizeof cfg->tenant_dns_name) < 0 ||
+         tj_u32(c, dns, &p, "latency_us", 0, UINT32_MAX, &cfg->dns_latency_us) < 0 ||
+         tj_u32(c, dns, &p, "timeout_us", 0, UINT32_MAX, &cfg->dns_timeout_us) < 0 ||
+         tj_array(c, dns, &p, "epochs", ST_MAX_EPOCHS, &arr) < 0)) {
+        return -1;
+    }
+    if (arr == NULL) {
+        return default_epoch(c, cfg);
+    }
+    size_t n = json_array_size(arr);
+    if (n == 0) {
+        return tj_fail(c, &ep, "at least one epoch is required (omit epochs for the default)");
+    }
+    cfg->dns = calloc(n, sizeof *cfg->dns);
+    if (cfg->dns == NULL) {
+        return tj_fail(c, &ep, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        tj_path_t q, aq;
+        tj_idx(&q, &ep, i);
+        tj_key(&aq, &q, "at_ms");
+        sim_dns_epoch_cfg_t *e = &cfg->dns[i];
+        cfg->n_dns++; /* counted before filling: sim_config_free releases partial members */
+        if (parse_epoch(c, cfg, json_array_get(arr, i), &q, e) != 0) {
+            return -1;
+        }
+        if (i == 0 && e->at_ms != 0) {
+            return tj_fail(c, &aq, "the first epoch must start at 0");
+        }
+        if (i > 0 && e->at_ms <= cfg->dns[i - 1].at_ms) {
+            return tj_fail(c, &aq, "must be later than epochs[%zu].at_ms (%" PRIu64 ")", i - 1, cfg->dns[i - 1].at_ms);
+        }
+    }
+    return 0;
+}
