@@ -144,8 +144,8 @@ int r_client_on_datagram(r_client_t *client, const uint8_t *data, size_t len) {
     if (client == NULL || (data == NULL && len > 0)) {
         return RCLIENT_ERR_CONFIG;
     }
-    if (len > RL_MAX_DATAGRAM) {
-        return RCLIENT_ERR_PROTOCOL;
+    if (len == 0 || len > RL_MAX_DATAGRAM) {
+        return RCLIENT_ERR_PROTOCOL; /* empty (data may then be NULL) or over one datagram */
     }
     const uint8_t *unique_id = NULL;
     rl_verdict_t v;
