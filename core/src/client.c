@@ -28,12 +28,27 @@ static void log_hook(void *ctx, r_log_level_t level, const char *msg) {
     }
 }
 
+/* Every client PDU gets a request identity of its own (api.md "Reporting
+ * measured work": a fresh request identity per call); an ID equal to an
+ * in-flight request's would let servers deduplicate one PDU against the other. */
+int rl_client_fresh_unique_id(r_client_t *c, uint8_t unique_id[16]) {
+    for (int attempt = 0; attempt < 4; attempt++) {
+        if (rl_rng_unique_id(&c->rng, unique_id) != 0) {
+            return RCLIENT_ERR_AUTH;
+        }
+        if (rl_reqtable_get(&c->inflight, unique_id) == NULL) {
+            return RCLIENT_OK;
+        }
+    }
+    return RCLIENT_ERR_AUTH; /* the random source keeps repeating itself */
+}
+
 int rl_client_new_header(r_client_t *c, rl_tenant_header_t *hdr, uint64_t now_ms) {
     memset(hdr, 0, sizeof *hdr);
     hdr->key_id = c->key.key_id;
     hdr->time_stamp_ms = now_ms;
     hdr->steering_feedback = 1;
-    return rl_rng_unique_id(&c->rng, hdr->unique_id) == 0 ? RCLIENT_OK : RCLIENT_ERR_AUTH;
+    return rl_client_fresh_unique_id(c, hdr->unique_id);
 }
 
 static int load_credential(r_client_t *c, const r_client_config_t *cfg) {

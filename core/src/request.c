@@ -70,18 +70,13 @@ static r_client_req_t *alloc_request(size_t n_servers, size_t dgram_len) {
 
 /* Fresh unique_id not colliding with an in-flight one, and the AES nonce. */
 static int draw_identity(r_client_t *c, uint8_t unique_id[16], uint8_t nonce[RL_AES_NONCE_LEN]) {
-    for (int attempt = 0; attempt < 4; attempt++) {
-        if (rl_rng_unique_id(&c->rng, unique_id) != 0) {
-            return RCLIENT_ERR_AUTH;
-        }
-        if (rl_reqtable_get(&c->inflight, unique_id) == NULL) {
-            if (c->key.type == R_AUTH_AES && rl_rng_bytes(&c->rng, nonce, RL_AES_NONCE_LEN) != 0) {
-                return RCLIENT_ERR_AUTH;
-            }
-            return RCLIENT_OK;
-        }
+    if (rl_client_fresh_unique_id(c, unique_id) != RCLIENT_OK) {
+        return RCLIENT_ERR_AUTH;
     }
-    return RCLIENT_ERR_AUTH; /* the random source keeps repeating itself */
+    if (c->key.type == R_AUTH_AES && rl_rng_bytes(&c->rng, nonce, RL_AES_NONCE_LEN) != 0) {
+        return RCLIENT_ERR_AUTH;
+    }
+    return RCLIENT_OK;
 }
 
 static int submit(r_client_t *c, const r_resource_request_t *resources, size_t resource_count,

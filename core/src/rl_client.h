@@ -69,8 +69,12 @@ struct r_client_req {
 uint64_t rl_client_now(const r_client_t *c);
 /* Log through the host hook (printf-style). */
 #define rl_client_log(c, level, ...) rl_logf((c)->io.log, (c)->io.ctx, (level), __VA_ARGS__)
+/* A unique_id for a new client PDU that no in-flight request holds (a few
+ * draws). Returns RCLIENT_OK or RCLIENT_ERR_AUTH (random source failed or
+ * kept repeating in-flight IDs). */
+int rl_client_fresh_unique_id(r_client_t *c, uint8_t unique_id[16]);
 /* Fill a tenant header for a new client PDU (fresh unique_id). Returns
- * RCLIENT_OK or RCLIENT_ERR_AUTH (random source failed). */
+ * RCLIENT_OK or RCLIENT_ERR_AUTH (rl_client_fresh_unique_id failed). */
 int rl_client_new_header(r_client_t *c, rl_tenant_header_t *hdr, uint64_t now_ms);
 /* Encode (rate request) + seal with the request's nonce into buf. */
 int rl_request_encode(const r_client_req_t *req, uint8_t *buf, size_t cap, size_t *out_len);
