@@ -7,6 +7,7 @@
 #include <openssl/crypto.h>
 
 #include "rl_client.h"
+#include "rl_le.h"
 #include "rl_credential.h"
 
 rl_reqtable_key_fn rl_request_key_fn(void);
@@ -140,6 +141,9 @@ void r_client_destroy(r_client_t *client) {
     for (size_t i = 0; i < t->cap; i++) {
         r_client_req_t *req = rl_reqtable_slot(t, i);
         if (req != NULL) {
+            if (req->on_abandon != NULL) {
+                req->on_abandon(req->user); /* lets the workflow forget its handle */
+            }
             rl_request_free(req); /* cancelled without callback */
         }
     }
@@ -150,6 +154,20 @@ void r_client_destroy(r_client_t *client) {
     OPENSSL_cleanse(&client->key, sizeof client->key);
     OPENSSL_cleanse(client->scratch, sizeof client->scratch);
     free(client);
+}
+
+/* A response whose server_id is outside the snapshot usually means the SRV
+ * s-<id> labels (or explicit server ids) do not match what servers put in
+ * responses: say so once at WARN, then at DEBUG. */
+static void note_untrusted(r_client_t *c, const rl_snapshot_t *snap, uint64_t server_id) {
+    if (rl_snapshot_rank(snap, server_id) >= 0) {
+        return;
+    }
+    rl_client_log(c, c->warned_untrusted ? R_LOG_DEBUG : R_LOG_WARN,
+                  "ignored a response from server_id %llu, not in the request's membership: SRV s-<id> labels "
+                  "or explicit server ids must equal the ids servers put in responses",
+                  (unsigned long long)server_id);
+    c->warned_untrusted = true;
 }
 
 /* Ingress: frame, find the request by unique_id, validate against its
@@ -176,7 +194,15 @@ int r_client_on_datagram(r_client_t *client, const uint8_t *data, size_t len) {
     const rl_snapshot_t *snap = req->snapshot;
     if (rl_parse_rate_response(&client->auth, client->scratch, len, req->unique_id, snap->ids, snap->count, &resp,
                                &v) != RL_VERDICT_OK) {
+        if (v.cls == RL_VERDICT_CORRELATION && len >= RL_TENANT_OFF_UNIQUE_ID) {
+            note_untrusted(client, snap, rl_load_u64(data + RL_TENANT_OFF_KEY_ID));
+        }
         return v.code;
+    }
+    if (rl_request_match(req, &resp) != 0) {
+        rl_client_log(client, R_LOG_DEBUG, "response from server_id %llu does not answer the request's blocks",
+                      (unsigned long long)resp.server_id);
+        return RCLIENT_ERR_PROTOCOL; /* not this request's answer: no state change */
     }
     if (!resp.keep_port && !client->rebind_pending) {
         client->rebind_pending = true; /* r-client.md 6.1 Ready -> RebindPending */
