@@ -192,8 +192,9 @@ RCLIENT_API int r_client_encode_server_id(uint64_t server_start_s, uint8_t liste
 
 /* Parse an SRV target host name (r-client.md 3.1): its first label must be
  * "s-<decimal server_id>" (lower or upper case 's', no sign, no leading zeros,
- * value <= UINT64_MAX); a trailing dot is optional.
- * name_len 0 means NUL-terminated. Returns RCLIENT_OK with *out_server_id set,
+ * value <= UINT64_MAX); every later label is 1..63 letters, digits, '-' or
+ * '_'; the name is at most 253 bytes; a trailing dot is optional.
+ * target_len 0 means NUL-terminated. Returns RCLIENT_OK with *out_server_id set,
  * or RCLIENT_ERR_CONFIG when the target is not a conforming member. */
 RCLIENT_API int r_client_parse_srv_target(const char *target, size_t target_len, uint64_t *out_server_id);
 

@@ -76,6 +76,12 @@ bool vec_default_files(vec_file_list_t *out)
     vec_format(pattern, sizeof pattern, "%s%svectors/*.json", prefix, sep);
     if (!add_glob(out, pattern, true))
         return false;
+    vec_format(pattern, sizeof pattern, "%s%s../shared/external", prefix, sep);
+    if (!is_dir(pattern)) {
+        /* Not an error (a checkout without ../shared), but never silent. */
+        fprintf(stderr, "rl-testbed: note: %s not found: outside known answers not run\n", pattern);
+        return true;
+    }
     vec_format(pattern, sizeof pattern, "%s%s../shared/external/*.json", prefix, sep);
     return add_glob(out, pattern, false);
 }
