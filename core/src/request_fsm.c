@@ -44,8 +44,11 @@ uint64_t rl_request_deadline(const r_client_req_t *req) {
 }
 
 /* Send the logical request to every server still missing a valid response.
- * Returns RCLIENT_OK or the first failure (the loop stops there, api.md). */
-static int send_to_missing(r_client_req_t *req) {
+ * A replay stops at the first failure and returns it (the request then fails
+ * with it, api.md "Error Codes"); completion delivery (keep_going) is
+ * fire-and-forget to every missing server (r-client.md 9.3.4), so a failure
+ * towards one server does not skip the others. */
+static int send_to_missing(r_client_req_t *req, bool keep_going) {
     r_client_t *c = req->client;
     const uint8_t *data = req->dgram;
     size_t len = req->dgram_len;
@@ -60,7 +63,7 @@ static int send_to_missing(r_client_req_t *req) {
         if (req->responded[i]) {
             continue;
         }
-        if (c->io.udp_send(c->io.ctx, &req->snapshot->members[i].addr, data, len) != 0) {
+        if (c->io.udp_send(c->io.ctx, &req->snapshot->members[i].addr, data, len) != 0 && !keep_going) {
             return RCLIENT_ERR_IO;
         }
     }
@@ -168,7 +171,7 @@ static void complete(r_client_req_t *req, int status, const rl_rate_response_t *
     /* Only after the result is copied out: a borrowed request re-encodes into
      * the client scratch buffer, which resp's views may point into. */
     if (resp != NULL && c->policy.completion_delivery && req->n_missing > 0 && now_ms < req->dedup_deadline) {
-        (void)send_to_missing(req); /* fire-and-forget: failures do not change the result */
+        (void)send_to_missing(req, true); /* fire-and-forget: failures do not change the result */
     }
     if (c->profile_cb != NULL) {
         r_request_profile_t p = {
@@ -232,7 +235,7 @@ void rl_request_on_timeout(r_client_req_t *req, uint64_t now_ms) {
         if (req->phase == R_PHASE_ROUND && req->round + 1 < s->rounds) {
             enter_round(req, req->round + 1);
             if (now_ms < req->dedup_deadline) {
-                int rc = send_to_missing(req);
+                int rc = send_to_missing(req, false);
                 if (rc != RCLIENT_OK) {
                     complete(req, rc, NULL, now_ms);
                     return;

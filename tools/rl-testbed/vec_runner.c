@@ -184,7 +184,7 @@ static void run_test(const vec_kind_t *kind, const json_t *test, size_t i, tcid_
 /* ---- one file --------------------------------------------------------------- */
 
 /* A broken file counts as one failure, reported "<path>: <field>: <problem>". */
-static void file_failure(vec_report_t *r, const char *path, const char *msg)
+void vec_report_file_failure(vec_report_t *r, const char *path, const char *msg)
 {
     vec_case_t c;
     memset(&c, 0, sizeof c);
@@ -197,6 +197,11 @@ static void file_failure(vec_report_t *r, const char *path, const char *msg)
 }
 
 /* Check the envelope; on success *kind and *tests are set. */
+bool vec_is_vector_file(const json_t *root)
+{
+    return json_is_object(root) && vj_string_is(json_object_get(root, "schema"), SCHEMA_ID);
+}
+
 static bool check_envelope(const json_t *root, const vec_kind_t **kind, const json_t **tests, vj_err_t *e)
 {
     vj_path_t none = {""};
@@ -226,51 +231,63 @@ static bool check_envelope(const json_t *root, const vec_kind_t **kind, const js
     return true;
 }
 
-static void run_file(vec_report_t *r, const vec_file_t *f)
+json_t *vec_load_file(const char *path, char *msg, size_t cap)
 {
-    if (f->no_match) {
-        vec_report_file_begin(r, f->path, "-");
-        file_failure(r, f->path, "(files): no file matches this pattern");
-        return;
-    }
     struct stat st;
-    if (stat(f->path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
         /* never block on a FIFO or read a device; say what the path is */
-        vec_report_file_begin(r, f->path, "-");
-        file_failure(r, f->path, S_ISDIR(st.st_mode) ? "(file): is a directory, not a vector file"
-                                                     : "(file): not a regular file");
-        return;
+        vec_format(msg, cap, "%s", S_ISDIR(st.st_mode) ? "(file): is a directory, not a vector file"
+                                                       : "(file): not a regular file");
+        return NULL;
     }
     json_error_t jerr;
-    json_t *root = json_load_file(f->path, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+    if (root == NULL) {
+        bool unreadable = json_error_code(&jerr) == json_error_cannot_open_file;
+        if (unreadable || jerr.line < 0)
+            vec_format(msg, cap, "%s: %s", unreadable ? "(file)" : "(json)", jerr.text);
+        else
+            vec_format(msg, cap, "(json): %s (line %d, column %d)", jerr.text, jerr.line, jerr.column);
+    }
+    return root;
+}
+
+static void run_file(vec_report_t *r, const vec_file_t *f)
+{
+    char msg[VEC_MSG_MAX];
+    if (f->no_match) {
+        vec_report_file_begin(r, f->path, "-");
+        vec_report_file_failure(r, f->path, "(files): no file matches this pattern");
+        return;
+    }
+    json_t *root = vec_load_file(f->path, msg, sizeof msg);
+    if (root == NULL) {
+        vec_report_file_begin(r, f->path, "-");
+        vec_report_file_failure(r, f->path, msg);
+        return;
+    }
+    vec_run_root(r, f->path, root);
+    json_decref(root);
+}
+
+void vec_run_root(vec_report_t *r, const char *path, const json_t *root)
+{
     const vec_kind_t *kind = NULL;
     const json_t *tests = NULL;
     vj_err_t e;
-    char msg[VEC_MSG_MAX];
-    if (root == NULL) {
-        vec_report_file_begin(r, f->path, "-");
-        bool unreadable = json_error_code(&jerr) == json_error_cannot_open_file;
-        if (unreadable || jerr.line < 0)
-            vec_format(msg, sizeof msg, "%s: %s", unreadable ? "(file)" : "(json)", jerr.text);
-        else
-            vec_format(msg, sizeof msg, "(json): %s (line %d, column %d)", jerr.text, jerr.line, jerr.column);
-        file_failure(r, f->path, msg);
-        return;
-    }
     if (!check_envelope(root, &kind, &tests, &e)) {
-        vec_report_file_begin(r, f->path, kind != NULL ? kind->name : "-");
-        file_failure(r, f->path, e.msg);
-        json_decref(root);
+        vec_report_file_begin(r, path, kind != NULL ? kind->name : "-");
+        vec_report_file_failure(r, path, e.msg);
         return;
     }
-    vec_report_file_begin(r, f->path, kind->name);
+    vec_report_file_begin(r, path, kind->name);
     size_t n = json_array_size(tests);
     tcid_set_t seen = {NULL, NULL, 16};
     while (seen.cap < 2 * n)
         seen.cap *= 2;
     uint64_t *ids = calloc(2 * seen.cap, sizeof *ids);
     if (ids == NULL) {
-        file_failure(r, f->path, "tests: out of memory");
+        vec_report_file_failure(r, path, "tests: out of memory");
     } else {
         seen.keys = ids;
         seen.index = ids + seen.cap;
@@ -282,13 +299,12 @@ static void run_file(vec_report_t *r, const vec_file_t *f)
         }
     }
     free(ids);
-    json_decref(root);
 }
 
 int vec_run(const vec_file_list_t *files, const vec_options_t *opt)
 {
     vec_report_t r;
-    if (!vec_report_open(&r, opt->quiet, opt->junit_path))
+    if (!vec_report_open(&r, "vectors", opt->quiet, opt->junit_path))
         return 2;
     for (size_t i = 0; i < files->n; i++) {
         run_file(&r, &files->files[i]);
