@@ -84,6 +84,10 @@ static void run(r_client_t *client, host_t *h, r_client_req_t *req) {
         struct pollfd p = {.fd = h->fd, .events = POLLIN};
         int n = poll(&p, 1, timeout);
         if (n < 0 && errno != EINTR) {
+            perror("poll");
+            r_client_cancel_request(client, req); /* no callback will fire */
+            h->done = 1;
+            h->status = RCLIENT_ERR_IO;
             break;
         }
         /* A bounded batch of readable datagrams before a simultaneous deadline
@@ -110,7 +114,11 @@ int main(int argc, char **argv) {
     }
     r_server_endpoint_t servers[8];
     size_t n_servers = 0;
-    for (int i = 2; i < argc && n_servers < 8; i++) {
+    if (argc - 2 > 8) {
+        fprintf(stderr, "event_loop: at most 8 servers\n");
+        return 64;
+    }
+    for (int i = 2; i < argc; i++) {
         if (parse_server(argv[i], &servers[n_servers++]) != 0) {
             fprintf(stderr, "event_loop: bad server \"%s\" (want SERVER_ID@IPV4:PORT)\n", argv[i]);
             return 64;

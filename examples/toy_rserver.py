@@ -43,12 +43,15 @@ def answer(data: bytes, server_id: int):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--server-id", type=int, required=True)
-    ap.add_argument("--max", type=int, default=1000)
+    ap.add_argument("--server-id", type=int, required=True,
+                    help="server_id written into every response (must match the client's configuration)")
+    ap.add_argument("--max", type=int, default=1000, help="exit after answering this many requests (default 1000)")
+    ap.add_argument("--idle-s", type=float, default=30.0,
+                    help="exit after this many seconds without a datagram (default 30)")
     args = ap.parse_args()
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     s.bind(("127.0.0.1", 0))
-    s.settimeout(30)
+    s.settimeout(args.idle_s)
     print(s.getsockname()[1], flush=True)
     served = 0
     while served < args.max:

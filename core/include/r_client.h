@@ -6,7 +6,10 @@
  * "Content-defined latency-tracker identity") and server_id decoding
  * (wire_protocol.md "Structured server_id Format", r-client.md 9.1).
  *
- * All functions are reentrant and touch no global state.
+ * Thread safety: the value helpers (credentials, IDs, server_id, policy)
+ * touch no shared state and may be called from any thread. A client object
+ * has no locks: confine each r_client_t to one thread or event loop and
+ * serialize every call on it (api.md "Threading and reentrancy").
  */
 #ifndef R_CLIENT_H
 #define R_CLIENT_H
@@ -189,8 +192,9 @@ RCLIENT_API int r_client_encode_server_id(uint64_t server_start_s, uint8_t liste
 
 /* Parse an SRV target host name (r-client.md 3.1): its first label must be
  * "s-<decimal server_id>" (lower or upper case 's', no sign, no leading zeros,
- * value <= UINT64_MAX); a trailing dot is optional.
- * name_len 0 means NUL-terminated. Returns RCLIENT_OK with *out_server_id set,
+ * value <= UINT64_MAX); every later label is 1..63 letters, digits, '-' or
+ * '_'; the name is at most 253 bytes; a trailing dot is optional.
+ * target_len 0 means NUL-terminated. Returns RCLIENT_OK with *out_server_id set,
  * or RCLIENT_ERR_CONFIG when the target is not a conforming member. */
 RCLIENT_API int r_client_parse_srv_target(const char *target, size_t target_len, uint64_t *out_server_id);
 
@@ -259,7 +263,7 @@ typedef struct {
 } r_policy_schedule_t;
 
 /* Validate a policy and derive its schedule against the key's
- * dedup_ttl_ms_max. Returns RCLIENT_OK, or RCLIENT_ERR_CONFIG when a rule is
+ * dedup_ttl_ms_max. out may be NULL to validate only. Returns RCLIENT_OK, or RCLIENT_ERR_CONFIG when a rule is
  * broken (why, may be NULL, gets a static message naming it): unit_ms 0;
  * replay_count above the cap; unknown schedule kind; initial_units > max_units;
  * any B(k) of 0 (replay gaps must be positive); P(k) > B(k); P_final > F;
@@ -284,7 +288,10 @@ typedef struct {
 /* DNS refresh pacing (r-client.md 9.4). Zero selects each default. */
 typedef struct {
     uint32_t refresh_interval_ms;            /* periodic refresh; default 300000, capped by SRV TTLs */
-    uint32_t forced_refresh_min_interval_ms; /* default 1000 */
+    uint32_t forced_refresh_min_interval_ms; /* default 1000; throttles r_client_refresh_dns() after a
+                                                successful discovery. While no server is known, every
+                                                submit/report retries discovery (one lookup in flight at a
+                                                time): failed refreshes arm no throttle (api.md) */
     uint32_t forced_refresh_jitter_ms;       /* extra random delay 0..jitter; default 0 */
 } r_dns_refresh_config_t;
 
@@ -315,7 +322,8 @@ typedef struct {
     } tenant;
     const r_request_policy_t *request_policy; /* NULL = default; copied by value */
     r_dns_refresh_config_t dns_refresh;
-    const r_server_endpoint_t *servers;       /* explicit membership, copied; NULL/0 = DNS discovery */
+    const r_server_endpoint_t *servers;       /* explicit membership, copied; NULL/0 = DNS discovery.
+                                                 At most 64; a repeated server_id keeps the first */
     size_t server_count;
     r_request_profile_cb request_profile_cb;  /* optional */
     void *request_profile_user_data;
@@ -325,8 +333,12 @@ typedef struct {
  * io must provide udp_send and now_ms; resolver may be NULL only with
  * explicit servers. DNS discovery starts here but never fails creation.
  * Returns RCLIENT_OK with *out_client set, RCLIENT_ERR_CONFIG (NULL argument,
- * invalid credential, key-ID or auth-type assertion mismatch, over-long DNS
- * name, invalid explicit endpoint) or RCLIENT_ERR_NOMEM. */
+ * invalid credential, key-ID or auth-type assertion mismatch, invalid DNS
+ * name (empty, over 253 bytes, a label over 63 bytes, space or control
+ * bytes), invalid explicit endpoint (family, port 0, more than 64)) or
+ * RCLIENT_ERR_NOMEM. The policy is copied but validated at submit (api.md):
+ * an invalid one makes every non-empty submit return RCLIENT_ERR_CONFIG;
+ * check it first with r_client_policy_schedule(policy, quota, NULL, &why). */
 RCLIENT_API int r_client_create(const r_client_config_t *cfg, const r_io_ops_t *io,
                                 const r_resolver_ops_t *resolver, r_client_t **out_client);
 
@@ -351,7 +363,11 @@ typedef struct {
     bool passed;             /* current_latency_ms < threshold_ms */
 } r_guard_result_t;
 
-/* Result of a request; every pointer is valid only during the callback. */
+/* Result of a request; every pointer is valid only during the callback.
+ * With status RCLIENT_OK the arrays hold exactly the request's resources and
+ * guards (a response that does not is rejected on arrival), possibly in
+ * another order: match entries by bucket_id / latency_tracker_id. They are
+ * NULL (count 0) for failures and for the empty request. */
 typedef struct {
     int status;                         /* RCLIENT_OK (a response was selected), RCLIENT_ERR_TIMEOUT,
                                            RCLIENT_ERR_IO or RCLIENT_ERR_AUTH (replay send failures) */
@@ -381,7 +397,8 @@ typedef void (*r_rate_limit_cb)(r_client_req_t *req, const r_rate_limit_result_t
  * window_size_ms over quota), RCLIENT_ERR_DNS (no servers known; forces a
  * refresh), RCLIENT_ERR_AUTH (random source or encryption failed; nothing
  * sent), RCLIENT_ERR_NOMEM, RCLIENT_ERR_IO (a first-transmission send failed;
- * some servers may have received it). */
+ * some servers may have received it: a resubmit is a new logical request with
+ * a new unique_id, which servers that got the first copy may count again). */
 RCLIENT_API int r_client_check_rate_limit_async(r_client_t *client, const r_resource_request_t *resources,
                                                 size_t resource_count, const r_latency_guard_t *guards,
                                                 size_t guard_count, const char *metrics_label,
@@ -397,8 +414,10 @@ RCLIENT_API int r_client_check_rate_limit_async_borrowed(r_client_t *client, con
                                                          size_t metrics_label_len, r_rate_limit_cb cb,
                                                          void *user_data, r_client_req_t **out_req);
 
-/* Cancel: no callback will fire; the handle is released. Harmless (no-op)
- * for the request whose callback is running. Returns RCLIENT_OK or
+/* Cancel: no callback will fire; the handle is released, so cancelling the
+ * same handle twice, or after its callback returned, is a use-after-free.
+ * Harmless (no-op) for a request whose callback is running, at any depth of
+ * nested callbacks; r_client_on_timeout on such a request is a no-op too. Returns RCLIENT_OK or
  * RCLIENT_ERR_CONFIG for NULL arguments. */
 RCLIENT_API int r_client_cancel_request(r_client_t *client, r_client_req_t *req);
 

@@ -59,8 +59,12 @@ typedef enum {
     R_ADMISSION_CANCELLED = 3
 } r_admission_state_t;
 
-/* Caller-owned; keep it alive and unmoved from start through the callback or
- * cancellation. Fields are the workflow's: read `state` and `outcome`. */
+/* Caller-owned; zero-initialise it before the first start, and keep it alive
+ * and unmoved from start through the callback or cancellation (or the client's
+ * destruction). Fields are the workflow's: read `state` and `outcome`. The
+ * request's datagrams and deadlines go through the client as usual:
+ * r_client_on_datagram() for every received datagram, and
+ * r_client_admission_deadline_ms() / r_client_admission_on_timeout() here. */
 struct r_admission_request {
     r_admission_state_t state;
     r_admission_outcome_t outcome;  /* valid in state DONE */
@@ -75,7 +79,7 @@ struct r_admission_request {
 };
 
 /* Fill cfg with the api.md defaults; every name is "rl-c-client-example".
- * Replace the names with stable application identifiers. */
+ * Replace the names with stable application identifiers. NULL is a no-op. */
 RCLIENT_API void r_client_admission_config_defaults(r_admission_config_t *cfg);
 
 /* Derive the bucket and tracker IDs and submit the request (borrowed from
@@ -93,7 +97,9 @@ RCLIENT_API uint64_t r_client_admission_deadline_ms(const r_admission_request_t 
  * or RCLIENT_ERR_CONFIG (NULL). */
 RCLIENT_API int r_client_admission_on_timeout(r_admission_request_t *adm, uint64_t now_ms);
 
-/* Cancel a PENDING admission: no callback; state CANCELLED. No-op otherwise. */
+/* Cancel a PENDING admission: no callback; state CANCELLED. No-op otherwise.
+ * r_client_destroy() with an admission in flight also leaves it CANCELLED (no
+ * callback), so cancelling it afterwards is a harmless no-op. */
 RCLIENT_API void r_client_admission_cancel(r_admission_request_t *adm);
 
 /* Report the protected work's measured latency (ms, monotonic clock) once,

@@ -7,6 +7,7 @@
 #include <openssl/crypto.h>
 
 #include "rl_client.h"
+#include "rl_le.h"
 #include "rl_credential.h"
 
 rl_reqtable_key_fn rl_request_key_fn(void);
@@ -28,12 +29,27 @@ static void log_hook(void *ctx, r_log_level_t level, const char *msg) {
     }
 }
 
+/* Every client PDU gets a request identity of its own (api.md "Reporting
+ * measured work": a fresh request identity per call); an ID equal to an
+ * in-flight request's would let servers deduplicate one PDU against the other. */
+int rl_client_fresh_unique_id(r_client_t *c, uint8_t unique_id[16]) {
+    for (int attempt = 0; attempt < 4; attempt++) {
+        if (rl_rng_unique_id(&c->rng, unique_id) != 0) {
+            return RCLIENT_ERR_AUTH;
+        }
+        if (rl_reqtable_get(&c->inflight, unique_id) == NULL) {
+            return RCLIENT_OK;
+        }
+    }
+    return RCLIENT_ERR_AUTH; /* the random source keeps repeating itself */
+}
+
 int rl_client_new_header(r_client_t *c, rl_tenant_header_t *hdr, uint64_t now_ms) {
     memset(hdr, 0, sizeof *hdr);
     hdr->key_id = c->key.key_id;
     hdr->time_stamp_ms = now_ms;
     hdr->steering_feedback = 1;
-    return rl_rng_unique_id(&c->rng, hdr->unique_id) == 0 ? RCLIENT_OK : RCLIENT_ERR_AUTH;
+    return rl_client_fresh_unique_id(c, hdr->unique_id);
 }
 
 static int load_credential(r_client_t *c, const r_client_config_t *cfg) {
@@ -125,6 +141,9 @@ void r_client_destroy(r_client_t *client) {
     for (size_t i = 0; i < t->cap; i++) {
         r_client_req_t *req = rl_reqtable_slot(t, i);
         if (req != NULL) {
+            if (req->on_abandon != NULL) {
+                req->on_abandon(req->user); /* lets the workflow forget its handle */
+            }
             rl_request_free(req); /* cancelled without callback */
         }
     }
@@ -137,6 +156,20 @@ void r_client_destroy(r_client_t *client) {
     free(client);
 }
 
+/* A response whose server_id is outside the snapshot usually means the SRV
+ * s-<id> labels (or explicit server ids) do not match what servers put in
+ * responses: say so once at WARN, then at DEBUG. */
+static void note_untrusted(r_client_t *c, const rl_snapshot_t *snap, uint64_t server_id) {
+    if (rl_snapshot_rank(snap, server_id) >= 0) {
+        return;
+    }
+    rl_client_log(c, c->warned_untrusted ? R_LOG_DEBUG : R_LOG_WARN,
+                  "ignored a response from server_id %llu, not in the request's membership: SRV s-<id> labels "
+                  "or explicit server ids must equal the ids servers put in responses",
+                  (unsigned long long)server_id);
+    c->warned_untrusted = true;
+}
+
 /* Ingress: frame, find the request by unique_id, validate against its
  * snapshot, then apply. Nothing changes for an invalid datagram (r-client.md
  * 6.3 rule 1); the return codes are informational (api.md). */
@@ -144,8 +177,8 @@ int r_client_on_datagram(r_client_t *client, const uint8_t *data, size_t len) {
     if (client == NULL || (data == NULL && len > 0)) {
         return RCLIENT_ERR_CONFIG;
     }
-    if (len > RL_MAX_DATAGRAM) {
-        return RCLIENT_ERR_PROTOCOL;
+    if (len == 0 || len > RL_MAX_DATAGRAM) {
+        return RCLIENT_ERR_PROTOCOL; /* empty (data may then be NULL) or over one datagram */
     }
     const uint8_t *unique_id = NULL;
     rl_verdict_t v;
@@ -161,7 +194,15 @@ int r_client_on_datagram(r_client_t *client, const uint8_t *data, size_t len) {
     const rl_snapshot_t *snap = req->snapshot;
     if (rl_parse_rate_response(&client->auth, client->scratch, len, req->unique_id, snap->ids, snap->count, &resp,
                                &v) != RL_VERDICT_OK) {
+        if (v.cls == RL_VERDICT_CORRELATION && len >= RL_TENANT_OFF_UNIQUE_ID) {
+            note_untrusted(client, snap, rl_load_u64(data + RL_TENANT_OFF_KEY_ID));
+        }
         return v.code;
+    }
+    if (rl_request_match(req, &resp) != 0) {
+        rl_client_log(client, R_LOG_DEBUG, "response from server_id %llu does not answer the request's blocks",
+                      (unsigned long long)resp.server_id);
+        return RCLIENT_ERR_PROTOCOL; /* not this request's answer: no state change */
     }
     if (!resp.keep_port && !client->rebind_pending) {
         client->rebind_pending = true; /* r-client.md 6.1 Ready -> RebindPending */

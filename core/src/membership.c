@@ -87,7 +87,8 @@ static bool family_usable(uint8_t family) {
 /* ---- configuration ---------------------------------------------------- */
 
 int rl_membership_init_explicit(rl_membership_t *m, const r_server_endpoint_t *servers, size_t n) {
-    if (m == NULL || servers == NULL || n == 0 || n > SIZE_MAX / sizeof(rl_member_t)) {
+    /* The same bound as DNS discovery: one request fans out to every member. */
+    if (m == NULL || servers == NULL || n == 0 || n > RL_MAX_MEMBERS) {
         return RCLIENT_ERR_CONFIG;
     }
     for (size_t i = 0; i < n; i++) {
@@ -118,7 +119,8 @@ int rl_membership_init_explicit(rl_membership_t *m, const r_server_endpoint_t *s
 }
 
 /* The tenant name without its optional trailing dot: 1..RL_DNS_NAME_MAX
- * bytes of printable ASCII with no empty label. Returns its length or 0. */
+ * bytes of printable ASCII with no empty label and no label over 63 bytes
+ * (RFC 1035 2.3.4). Returns its length or 0. */
 static size_t tenant_name_len(const char *dns_name) {
     size_t len = bounded_len(dns_name, RL_DNS_NAME_MAX + 2u);
     if (len > 0 && dns_name[len - 1] == '.') {
@@ -127,9 +129,14 @@ static size_t tenant_name_len(const char *dns_name) {
     if (len == 0 || len > RL_DNS_NAME_MAX || dns_name[0] == '.' || dns_name[len - 1] == '.') {
         return 0;
     }
+    size_t label = 0;
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)dns_name[i];
         if (c <= 0x20 || c >= 0x7F || (c == '.' && dns_name[i + 1] == '.')) {
+            return 0;
+        }
+        label = c == '.' ? 0 : label + 1;
+        if (label > 63) {
             return 0;
         }
     }

@@ -202,10 +202,10 @@ static const char *validate(const r_request_policy_t *p, uint32_t dedup_ttl_ms_m
 
 int r_client_policy_schedule(const r_request_policy_t *policy, uint32_t dedup_ttl_ms_max,
                              r_policy_schedule_t *out, const char **why) {
-    const char *reason = "policy: NULL policy or out argument";
+    const char *reason = "policy: NULL policy";
     r_policy_schedule_t s;
     memset(&s, 0, sizeof s); /* rounds beyond N stay 0 */
-    if (policy != NULL && out != NULL) {
+    if (policy != NULL) {
         reason = validate(policy, dedup_ttl_ms_max, &s);
     }
     if (why != NULL) {
@@ -214,6 +214,8 @@ int r_client_policy_schedule(const r_request_policy_t *policy, uint32_t dedup_tt
     if (reason != NULL) {
         return RCLIENT_ERR_CONFIG;
     }
-    *out = s;
+    if (out != NULL) {
+        *out = s; /* NULL out: validate only */
+    }
     return RCLIENT_OK;
 }

@@ -50,13 +50,20 @@ static size_t label_length(const char *label, size_t len) {
     return len != 0 ? len : strlen(label);
 }
 
-/* Allocation layout: struct | responded[n] | cand_buf[1200] | dgram[len] (copying only). */
-static r_client_req_t *alloc_request(size_t n_servers, size_t dgram_len) {
-    size_t head = (sizeof(r_client_req_t) + 15u) & ~(size_t)15u;
-    size_t flags = (n_servers + 15u) & ~(size_t)15u;
+#define ALIGN16(n) (((n) + 15u) & ~(size_t)15u)
+
+/* One allocation per request (api.md target):
+ * struct | responded[n] | cand_buf[1200] | copying API only: dgram[len] |
+ * resources[] | guards[] (kept to check responses against the request). */
+static r_client_req_t *alloc_request(size_t n_servers, bool copy, size_t dgram_len, size_t n_res, size_t n_guards) {
+    size_t head = ALIGN16(sizeof(r_client_req_t));
+    size_t flags = ALIGN16(n_servers);
+    size_t dgram = copy ? ALIGN16(dgram_len) : 0;
+    size_t res = copy ? ALIGN16(n_res * sizeof(r_resource_request_t)) : 0;
+    size_t grd = copy ? n_guards * sizeof(r_latency_guard_t) : 0;
     /* malloc, not calloc: the candidate and datagram buffers are written before
      * they are read, so only the struct and the flags are zeroed. */
-    uint8_t *mem = malloc(head + flags + RL_MAX_DATAGRAM + dgram_len);
+    uint8_t *mem = malloc(head + flags + RL_MAX_DATAGRAM + dgram + res + grd);
     if (mem == NULL) {
         return NULL;
     }
@@ -64,24 +71,23 @@ static r_client_req_t *alloc_request(size_t n_servers, size_t dgram_len) {
     r_client_req_t *req = (r_client_req_t *)mem;
     req->responded = mem + head;
     req->cand_buf = mem + head + flags;
-    req->dgram = dgram_len ? req->cand_buf + RL_MAX_DATAGRAM : NULL;
+    if (copy) {
+        req->dgram = req->cand_buf + RL_MAX_DATAGRAM;
+        req->res_copy = (r_resource_request_t *)(void *)(req->dgram + dgram);
+        req->guard_copy = (r_latency_guard_t *)(void *)(req->dgram + dgram + res);
+    }
     return req;
 }
 
 /* Fresh unique_id not colliding with an in-flight one, and the AES nonce. */
 static int draw_identity(r_client_t *c, uint8_t unique_id[16], uint8_t nonce[RL_AES_NONCE_LEN]) {
-    for (int attempt = 0; attempt < 4; attempt++) {
-        if (rl_rng_unique_id(&c->rng, unique_id) != 0) {
-            return RCLIENT_ERR_AUTH;
-        }
-        if (rl_reqtable_get(&c->inflight, unique_id) == NULL) {
-            if (c->key.type == R_AUTH_AES && rl_rng_bytes(&c->rng, nonce, RL_AES_NONCE_LEN) != 0) {
-                return RCLIENT_ERR_AUTH;
-            }
-            return RCLIENT_OK;
-        }
+    if (rl_client_fresh_unique_id(c, unique_id) != RCLIENT_OK) {
+        return RCLIENT_ERR_AUTH;
     }
-    return RCLIENT_ERR_AUTH; /* the random source keeps repeating itself */
+    if (c->key.type == R_AUTH_AES && rl_rng_bytes(&c->rng, nonce, RL_AES_NONCE_LEN) != 0) {
+        return RCLIENT_ERR_AUTH;
+    }
+    return RCLIENT_OK;
 }
 
 static int submit(r_client_t *c, const r_resource_request_t *resources, size_t resource_count,
@@ -94,14 +100,16 @@ static int submit(r_client_t *c, const r_resource_request_t *resources, size_t r
     if (resource_count == 0 && guard_count == 0) {
         return complete_empty(c, cb, user, out_req);
     }
-    const char *why = NULL;
-    if (rl_check_request_quotas(&c->key.quotas, guards, guard_count, resources, resource_count, &why) != RCLIENT_OK) {
-        rl_client_log(c, R_LOG_WARN, "request rejected: %s", why ? why : "quota");
-        return RCLIENT_ERR_PROTOCOL;
-    }
+    /* Size first: it needs only the counts, so an absurd count is refused
+     * before any array element is read. */
     size_t label_len = label_length(metrics_label, metrics_label_len);
     size_t size = rl_rate_request_size(c->key.type, guard_count, resource_count, label_len);
     if (size == 0 || size > RL_MAX_DATAGRAM) {
+        return RCLIENT_ERR_PROTOCOL;
+    }
+    const char *why = NULL;
+    if (rl_check_request_quotas(&c->key.quotas, guards, guard_count, resources, resource_count, &why) != RCLIENT_OK) {
+        rl_client_log(c, R_LOG_WARN, "request rejected: %s", why ? why : "quota");
         return RCLIENT_ERR_PROTOCOL;
     }
     if (c->schedule_status != RCLIENT_OK) {
@@ -112,7 +120,7 @@ static int submit(r_client_t *c, const r_resource_request_t *resources, size_t r
     if (snap == NULL) {
         return RCLIENT_ERR_DNS;
     }
-    r_client_req_t *req = alloc_request(snap->count, borrowed ? 0 : size);
+    r_client_req_t *req = alloc_request(snap->count, !borrowed, size, resource_count, guard_count);
     if (req == NULL) {
         return RCLIENT_ERR_NOMEM;
     }
@@ -146,10 +154,17 @@ static int submit(r_client_t *c, const r_resource_request_t *resources, size_t r
         return rc;
     }
     req->dgram_len = len;
-    /* Copying API: nothing borrowed survives the call. */
+    /* Copying API: nothing borrowed survives the call; the inputs are kept
+     * in the request's own allocation to check responses against. */
     if (!borrowed) {
-        req->resources = NULL;
-        req->guards = NULL;
+        if (resource_count > 0) {
+            memcpy(req->res_copy, resources, resource_count * sizeof *resources);
+        }
+        if (guard_count > 0) {
+            memcpy(req->guard_copy, guards, guard_count * sizeof *guards);
+        }
+        req->resources = req->res_copy;
+        req->guards = req->guard_copy;
         req->label = NULL;
     }
     for (size_t i = 0; i < snap->count; i++) {
@@ -184,8 +199,8 @@ int r_client_cancel_request(r_client_t *client, r_client_req_t *req) {
     if (client == NULL || req == NULL) {
         return RCLIENT_ERR_CONFIG;
     }
-    if (req == client->completing) {
-        return RCLIENT_OK; /* its callback is running; completion already released ownership */
+    if (req->completing) {
+        return RCLIENT_OK; /* its callback is running (maybe further up the stack): completion owns it */
     }
     rl_reqtable_remove(&client->inflight, req);
     rl_request_free(req);
@@ -194,13 +209,15 @@ int r_client_cancel_request(r_client_t *client, r_client_req_t *req) {
 
 uint64_t r_client_request_deadline_ms(const r_client_t *client, const r_client_req_t *req) {
     (void)client;
-    return req == NULL ? 0 : rl_request_deadline(req);
+    return req == NULL || req->completing ? 0 : rl_request_deadline(req);
 }
 
 int r_client_on_timeout(r_client_t *client, r_client_req_t *req, uint64_t now_ms) {
     if (client == NULL || req == NULL) {
         return RCLIENT_ERR_CONFIG;
     }
-    rl_request_on_timeout(req, now_ms);
+    if (!req->completing) {
+        rl_request_on_timeout(req, now_ms); /* a completing request is already terminal */
+    }
     return RCLIENT_OK;
 }

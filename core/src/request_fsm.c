@@ -44,8 +44,11 @@ uint64_t rl_request_deadline(const r_client_req_t *req) {
 }
 
 /* Send the logical request to every server still missing a valid response.
- * Returns RCLIENT_OK or the first failure (the loop stops there, api.md). */
-static int send_to_missing(r_client_req_t *req) {
+ * A replay stops at the first failure and returns it (the request then fails
+ * with it, api.md "Error Codes"); completion delivery (keep_going) is
+ * fire-and-forget to every missing server (r-client.md 9.3.4), so a failure
+ * towards one server does not skip the others. */
+static int send_to_missing(r_client_req_t *req, bool keep_going) {
     r_client_t *c = req->client;
     const uint8_t *data = req->dgram;
     size_t len = req->dgram_len;
@@ -60,7 +63,7 @@ static int send_to_missing(r_client_req_t *req) {
         if (req->responded[i]) {
             continue;
         }
-        if (c->io.udp_send(c->io.ctx, &req->snapshot->members[i].addr, data, len) != 0) {
+        if (c->io.udp_send(c->io.ctx, &req->snapshot->members[i].addr, data, len) != 0 && !keep_going) {
             return RCLIENT_ERR_IO;
         }
     }
@@ -72,7 +75,54 @@ void rl_request_free(r_client_req_t *req) {
     free(req);
 }
 
-static void fill_results(const rl_rate_response_t *resp, r_resource_result_t *res, r_guard_result_t *gr) {
+/* Request guard with this tracker ID, or NULL. */
+static const r_latency_guard_t *request_guard(const r_client_req_t *req, const uint8_t *tracker_id) {
+    for (size_t k = 0; k < req->guard_count; k++) {
+        if (memcmp(req->guards[k].latency_tracker_id, tracker_id, R_CLIENT_ID_LEN) == 0) {
+            return &req->guards[k];
+        }
+    }
+    return NULL;
+}
+
+static bool request_has_bucket(const r_client_req_t *req, const uint8_t *bucket_id) {
+    for (size_t k = 0; k < req->resource_count; k++) {
+        if (memcmp(req->resources[k].bucket_id, bucket_id, R_CLIENT_ID_LEN) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+int rl_request_match(const r_client_req_t *req, rl_rate_response_t *resp) {
+    if (resp->resource_count != req->resource_count || resp->guard_count != req->guard_count) {
+        return -1;
+    }
+    bool success = true;
+    for (size_t i = 0; i < resp->resource_count; i++) {
+        rl_resource_view_t v;
+        rl_response_resource_at(resp, i, &v);
+        if (!request_has_bucket(req, v.bucket_id)) {
+            return -1;
+        }
+        success = success && v.tokens_deficit == 0;
+    }
+    for (size_t i = 0; i < resp->guard_count; i++) {
+        rl_guard_view_t v;
+        rl_response_guard_at(resp, i, &v);
+        const r_latency_guard_t *g = request_guard(req, v.latency_tracker_id);
+        if (g == NULL) {
+            return -1;
+        }
+        /* The decision uses the threshold this client asked for, not the echo. */
+        success = success && v.current_latency < g->threshold_ms;
+    }
+    resp->success = success;
+    return 0;
+}
+
+static void fill_results(const r_client_req_t *req, const rl_rate_response_t *resp, r_resource_result_t *res,
+                         r_guard_result_t *gr) {
     for (size_t i = 0; i < resp->resource_count; i++) {
         rl_resource_view_t v;
         rl_response_resource_at(resp, i, &v);
@@ -83,11 +133,16 @@ static void fill_results(const rl_rate_response_t *resp, r_resource_result_t *re
     for (size_t i = 0; i < resp->guard_count; i++) {
         rl_guard_view_t v;
         rl_response_guard_at(resp, i, &v);
+        const r_latency_guard_t *g = request_guard(req, v.latency_tracker_id); /* matched on arrival */
         memcpy(gr[i].latency_tracker_id, v.latency_tracker_id, R_CLIENT_ID_LEN);
-        gr[i].threshold_ms = v.latency_threshold;
+        gr[i].threshold_ms = g != NULL ? g->threshold_ms : v.latency_threshold;
         gr[i].current_latency_ms = v.current_latency;
-        gr[i].passed = v.passed;
+        gr[i].passed = v.current_latency < gr[i].threshold_ms;
     }
+}
+
+void rl_request_set_abandon(r_client_req_t *req, void (*on_abandon)(void *user)) {
+    req->on_abandon = on_abandon;
 }
 
 /* Terminal transition: mark terminal (leave the in-flight table), run
@@ -95,10 +150,8 @@ static void fill_results(const rl_rate_response_t *resp, r_resource_result_t *re
  * then the callback exactly once (r-client.md 6.3 rules 2 and 4). */
 static void complete(r_client_req_t *req, int status, const rl_rate_response_t *resp, uint64_t now_ms) {
     r_client_t *c = req->client;
+    req->completing = true;
     rl_reqtable_remove(&c->inflight, req);
-    if (resp != NULL && c->policy.completion_delivery && req->n_missing > 0 && now_ms < req->dedup_deadline) {
-        (void)send_to_missing(req); /* fire-and-forget: failures do not change the result */
-    }
     /* At most 39 resources or 27 guards fit one datagram (api.md "Capacity limits"). */
     r_resource_result_t res[RL_MAX_DATAGRAM / RL_RESOURCE_BLOCK_SIZE];
     r_guard_result_t gr[RL_MAX_DATAGRAM / RL_GUARD_BLOCK_SIZE];
@@ -106,7 +159,7 @@ static void complete(r_client_req_t *req, int status, const rl_rate_response_t *
     memset(&result, 0, sizeof result);
     result.status = status;
     if (resp != NULL) {
-        fill_results(resp, res, gr);
+        fill_results(req, resp, res, gr);
         result.success = resp->success;
         result.resources = resp->resource_count ? res : NULL;
         result.resource_count = resp->resource_count;
@@ -114,6 +167,11 @@ static void complete(r_client_req_t *req, int status, const rl_rate_response_t *
         result.guard_count = resp->guard_count;
         result.server_id = resp->server_id;
         result.steering_feedback = resp->keep_port;
+    }
+    /* Only after the result is copied out: a borrowed request re-encodes into
+     * the client scratch buffer, which resp's views may point into. */
+    if (resp != NULL && c->policy.completion_delivery && req->n_missing > 0 && now_ms < req->dedup_deadline) {
+        (void)send_to_missing(req, true); /* fire-and-forget: failures do not change the result */
     }
     if (c->profile_cb != NULL) {
         r_request_profile_t p = {
@@ -126,10 +184,8 @@ static void complete(r_client_req_t *req, int status, const rl_rate_response_t *
         };
         c->profile_cb(&p, c->profile_user);
     }
-    r_client_req_t *outer = c->completing;
-    c->completing = req;
+    req->completing = true; /* cancel / on_timeout on it from any callback are now no-ops */
     req->cb(req, &result, req->user);
-    c->completing = outer;
     rl_request_free(req);
 }
 
@@ -179,7 +235,7 @@ void rl_request_on_timeout(r_client_req_t *req, uint64_t now_ms) {
         if (req->phase == R_PHASE_ROUND && req->round + 1 < s->rounds) {
             enter_round(req, req->round + 1);
             if (now_ms < req->dedup_deadline) {
-                int rc = send_to_missing(req);
+                int rc = send_to_missing(req, false);
                 if (rc != RCLIENT_OK) {
                     complete(req, rc, NULL, now_ms);
                     return;

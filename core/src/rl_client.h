@@ -29,7 +29,7 @@ struct r_client {
     void *profile_user;
     rl_membership_t membership;
     rl_reqtable_t inflight;         /* unique_id -> r_client_req_t */
-    r_client_req_t *completing;     /* request whose callback runs: cancel on it is a no-op */
+    bool warned_untrusted;          /* logged once: a response from outside the membership */
     bool rebind_pending;            /* r-client.md 6.1 RebindPending */
     uint8_t scratch[RL_MAX_DATAGRAM];
 };
@@ -63,14 +63,22 @@ struct r_client_req {
     uint8_t *dgram;                 /* copying API only */
     size_t dgram_len;
     uint8_t *cand_buf;              /* RL_MAX_DATAGRAM bytes for a retained candidate */
+    r_resource_request_t *res_copy; /* copying API: the caller's inputs, kept to check responses */
+    r_latency_guard_t *guard_copy;
+    bool completing;                /* terminal: its callback is running (cancel/timeout are no-ops) */
+    void (*on_abandon)(void *user); /* called instead of the callback when the client is destroyed */
 };
 
 /* Client-internal helpers (client.c). */
 uint64_t rl_client_now(const r_client_t *c);
 /* Log through the host hook (printf-style). */
 #define rl_client_log(c, level, ...) rl_logf((c)->io.log, (c)->io.ctx, (level), __VA_ARGS__)
+/* A unique_id for a new client PDU that no in-flight request holds (a few
+ * draws). Returns RCLIENT_OK or RCLIENT_ERR_AUTH (random source failed or
+ * kept repeating in-flight IDs). */
+int rl_client_fresh_unique_id(r_client_t *c, uint8_t unique_id[16]);
 /* Fill a tenant header for a new client PDU (fresh unique_id). Returns
- * RCLIENT_OK or RCLIENT_ERR_AUTH (random source failed). */
+ * RCLIENT_OK or RCLIENT_ERR_AUTH (rl_client_fresh_unique_id failed). */
 int rl_client_new_header(r_client_t *c, rl_tenant_header_t *hdr, uint64_t now_ms);
 /* Encode (rate request) + seal with the request's nonce into buf. */
 int rl_request_encode(const r_client_req_t *req, uint8_t *buf, size_t cap, size_t *out_len);
@@ -82,6 +90,15 @@ void rl_request_start(r_client_req_t *req);
 void rl_request_on_response(r_client_req_t *req, const rl_rate_response_t *resp, size_t len, uint64_t now_ms);
 void rl_request_on_timeout(r_client_req_t *req, uint64_t now_ms);
 uint64_t rl_request_deadline(const r_client_req_t *req);
+/* Response-semantic check (r-client.md 6.2.1, wire_protocol.md "rate_response
+ * PDU": counts copied from the request): the response carries exactly the
+ * request's resources and guards (matched by bucket_id / latency_tracker_id,
+ * in any order). Recomputes resp->success with the request's own thresholds.
+ * Returns 0, or -1 when the response does not answer this request. */
+int rl_request_match(const r_client_req_t *req, rl_rate_response_t *resp);
+/* Workflow hook (r_client_workflow.h): told when the client is destroyed
+ * with this request in flight. */
+void rl_request_set_abandon(r_client_req_t *req, void (*on_abandon)(void *user));
 void rl_request_free(r_client_req_t *req);
 
 #endif /* RL_CLIENT_H */

@@ -30,6 +30,10 @@ int r_client_encode_server_id(uint64_t server_start_s, uint8_t listener_id, uint
     return RCLIENT_OK;
 }
 
+static int host_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+}
+
 /* The first label must be exactly "s-" followed by a canonical decimal: digits
  * only, no sign, no leading zero (except "0" itself), no overflow. DNS names
  * compare case-insensitively, so "S-" is accepted too. Anything else is not a
@@ -64,18 +68,28 @@ int r_client_parse_srv_target(const char *target, size_t target_len, uint64_t *o
     if (n_digits == 0 || (n_digits > 1 && digits[0] == '0')) {
         return RCLIENT_ERR_CONFIG;
     }
-    /* Remaining labels: each non-empty, with only a single optional trailing dot. */
+    /* Later labels are host-name labels (RFC 1035 2.3.4): 1..63 letters,
+     * digits, '-' or '_'; the name (without its trailing dot) is at most 253
+     * bytes. Only a single trailing dot may end it. */
+    size_t name_len = (size_t)(end - target);
+    if (end[-1] == '.') {
+        name_len--;
+    }
+    if (name_len > 253) {
+        return RCLIENT_ERR_CONFIG;
+    }
     while (p < end) {
         p++; /* the '.' */
         const char *label = p;
         while (p < end && *p != '.') {
-            if ((unsigned char)*p <= 0x20 || (unsigned char)*p >= 0x7F) {
+            if (!host_char(*p)) {
                 return RCLIENT_ERR_CONFIG;
             }
             p++;
         }
-        if (p == label && p != end) {
-            return RCLIENT_ERR_CONFIG; /* empty inner label "a..b" */
+        size_t n = (size_t)(p - label);
+        if ((n == 0 && p != end) || n > 63) {
+            return RCLIENT_ERR_CONFIG;
         }
     }
     *out_server_id = v;

@@ -3,10 +3,14 @@
 #include <string.h>
 
 #include "r_client_workflow.h"
+#include "rl_client.h"
 
 #define EXAMPLE_NAME "rl-c-client-example"
 
 void r_client_admission_config_defaults(r_admission_config_t *cfg) {
+    if (cfg == NULL) {
+        return;
+    }
     memset(cfg, 0, sizeof *cfg);
     cfg->bucket_name = EXAMPLE_NAME;
     cfg->window_size_ms = 1000;
@@ -64,6 +68,14 @@ static void on_result(r_client_req_t *req, const r_rate_limit_result_t *result, 
     }
 }
 
+/* The client was destroyed with this admission in flight: no callback will
+ * come, so the admission ends CANCELLED and forgets the request handle. */
+static void on_abandon(void *user_data) {
+    r_admission_request_t *adm = user_data;
+    adm->req = NULL;
+    adm->state = R_ADMISSION_CANCELLED;
+}
+
 static size_t name_len(const char *name, size_t len) {
     return name == NULL ? 0 : (len != 0 ? len : strlen(name));
 }
@@ -108,6 +120,7 @@ int r_client_admission_start(r_client_t *client, const r_admission_config_t *cfg
         return rc;
     }
     adm->req = req;
+    rl_request_set_abandon(req, on_abandon);
     return RCLIENT_OK;
 }
 

@@ -162,30 +162,55 @@ static inline void fh_init_servers(fh_t *h) {
     }
 }
 
-/* Set up a host and a client with explicit servers. policy may be NULL. */
-static inline fh_t *fh_setup(r_auth_type_t mode, const r_request_policy_t *policy, size_t n_servers) {
+/* A host without a client: clock at FH_T0, key for mode with quota_word,
+ * three servers, the servers' auth state. */
+static inline fh_t *fh_new(r_auth_type_t mode, uint32_t quota_word) {
     fh_t *h = calloc(1, sizeof *h);
     assert_non_null(h);
     h->now = FH_T0;
     h->fail_send_at = -1;
     h->rng_counter = 1;
     h->mode = mode;
-    fh_make_key(h, mode, 0xf8f2b150u);
+    fh_make_key(h, mode, quota_word);
     fh_init_servers(h);
     assert_int_equal(rl_auth_init(&h->server_auth, mode, mode == R_AUTH_NONE ? NULL : h->secret), RCLIENT_OK);
+    fh_current = h;
+    return h;
+}
+
+/* Client configuration for h: its key, policy (may be NULL), the first
+ * n_servers explicit servers (0 = none: DNS discovery), the profile hook. */
+static inline r_client_config_t fh_config(fh_t *h, const r_request_policy_t *policy, size_t n_servers) {
     r_client_config_t cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.tenant.auth.secret = h->key;
     cfg.request_policy = policy;
-    cfg.servers = h->endpoints;
+    cfg.servers = n_servers > 0 ? h->endpoints : NULL;
     cfg.server_count = n_servers;
     cfg.request_profile_cb = fh_profile;
     cfg.request_profile_user_data = h;
+    return cfg;
+}
+
+static inline r_io_ops_t fh_io(fh_t *h) {
     r_io_ops_t io = {.ctx = h, .udp_send = fh_udp_send, .now_ms = fh_now, .steering_rebind = fh_rebind,
                      .random = fh_random};
+    return io;
+}
+
+/* Set up a host and a client with explicit servers and a key with quota_word. */
+static inline fh_t *fh_setup_quota(r_auth_type_t mode, const r_request_policy_t *policy, size_t n_servers,
+                                   uint32_t quota_word) {
+    fh_t *h = fh_new(mode, quota_word);
+    r_client_config_t cfg = fh_config(h, policy, n_servers);
+    r_io_ops_t io = fh_io(h);
     assert_int_equal(r_client_create(&cfg, &io, NULL, &h->client), RCLIENT_OK);
-    fh_current = h;
     return h;
+}
+
+/* Set up a host and a client with explicit servers. policy may be NULL. */
+static inline fh_t *fh_setup(r_auth_type_t mode, const r_request_policy_t *policy, size_t n_servers) {
+    return fh_setup_quota(mode, policy, n_servers, 0xf8f2b150u);
 }
 
 static inline void fh_teardown(fh_t *h) {

@@ -308,7 +308,7 @@ static void test_quota_rejected_in_aes_key(void **state) {
 
 static void test_first_applicable_class_wins(void **state) {
     (void)state;
-    uint8_t p[64];
+    uint8_t p[64] = {0};
     char text[160];
     /* rl-secret HRP with an API-key payload length: hrp before length */
     size_t n = api_payload(p, 1, 7, 0, DEFAULT_WORD);

@@ -34,6 +34,9 @@ static void test_init_dns_accepts_longest_name(void **state) {
     r_resolver_ops_t ops = fake_dns_ops(&e->dns);
     char name[RL_DNS_NAME_MAX + 2];
     memset(name, 'a', RL_DNS_NAME_MAX);
+    for (size_t i = 63; i < RL_DNS_NAME_MAX; i += 64) {
+        name[i] = '.'; /* labels of 63 bytes, the RFC 1035 maximum */
+    }
     name[RL_DNS_NAME_MAX] = '\0';
     assert_int_equal(rl_membership_init_dns(&e->m, name, &ops, NULL, NULL, fake_now_ms, NULL, NULL, NULL), RCLIENT_OK);
     assert_int_equal(strlen(e->m.srv_name), 18 + RL_DNS_NAME_MAX);
@@ -41,6 +44,18 @@ static void test_init_dns_accepts_longest_name(void **state) {
     name[RL_DNS_NAME_MAX + 1] = '\0';
     assert_int_equal(rl_membership_init_dns(&e->m, name, &ops, NULL, NULL, fake_now_ms, NULL, NULL, NULL), RCLIENT_OK);
     assert_int_equal(strlen(e->m.srv_name), 18 + RL_DNS_NAME_MAX);
+}
+
+static void test_init_dns_rejects_label_over_63_bytes(void **state) {
+    env_t *e = *state;
+    r_resolver_ops_t ops = fake_dns_ops(&e->dns);
+    char name[80];
+    memset(name, 'a', 64);
+    strcpy(name + 64, ".example");
+    assert_int_equal(rl_membership_init_dns(&e->m, name, &ops, NULL, NULL, fake_now_ms, NULL, NULL, NULL),
+                     RCLIENT_ERR_CONFIG);
+    name[62] = '.'; /* 62 a, ".a.example" */
+    assert_int_equal(rl_membership_init_dns(&e->m, name, &ops, NULL, NULL, fake_now_ms, NULL, NULL, NULL), RCLIENT_OK);
 }
 
 static void test_init_dns_rejects_bad_names(void **state) {
@@ -122,6 +137,18 @@ static void test_explicit_rejects_bad_endpoints(void **state) {
     assert_int_equal(rl_membership_init_explicit(&e->m, &good, 0), RCLIENT_ERR_CONFIG);
     assert_int_equal(rl_membership_init_explicit(NULL, &good, 1), RCLIENT_ERR_CONFIG);
     assert_int_equal(e->m.generation, 77);
+}
+
+/* One request fans out to every member: explicit lists share the DNS cap. */
+static void test_explicit_member_cap(void **state) {
+    env_t *e = *state;
+    r_server_endpoint_t eps[RL_MAX_MEMBERS + 1];
+    for (size_t i = 0; i <= RL_MAX_MEMBERS; i++) {
+        eps[i] = endpoint(100 + i, R_ADDR_INET, 29292);
+    }
+    assert_int_equal(rl_membership_init_explicit(&e->m, eps, RL_MAX_MEMBERS + 1), RCLIENT_ERR_CONFIG);
+    assert_int_equal(rl_membership_init_explicit(&e->m, eps, RL_MAX_MEMBERS), RCLIENT_OK);
+    assert_int_equal(rl_membership_peek(&e->m)->count, RL_MAX_MEMBERS);
 }
 
 /* r-client.md 3.1 item 3: fixed, sorted, never refreshed. */
@@ -546,10 +573,12 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         T(test_init_dns_builds_srv_name),
         T(test_init_dns_accepts_longest_name),
+        T(test_init_dns_rejects_label_over_63_bytes),
         T(test_init_dns_rejects_bad_names),
         T(test_init_dns_rejects_missing_hooks),
         T(test_init_dns_applies_defaults),
         T(test_explicit_rejects_bad_endpoints),
+        T(test_explicit_member_cap),
         T(test_explicit_installs_fixed_snapshot),
         T(test_sync_resolver_installs_during_start),
         T(test_async_answers_install_when_last_arrives),

@@ -322,7 +322,10 @@ static void test_null_arguments(void **state) {
     const char *why = NULL;
     assert_int_equal(r_client_policy_schedule(NULL, 300, &s, &why), RCLIENT_ERR_CONFIG);
     assert_non_null(why);
+    assert_int_equal(r_client_policy_schedule(&p, 300, NULL, NULL), RCLIENT_OK); /* validate only */
+    p.unit_ms = 0;
     assert_int_equal(r_client_policy_schedule(&p, 300, NULL, NULL), RCLIENT_ERR_CONFIG);
+    p.unit_ms = 20;
     assert_int_equal(r_client_policy_schedule(&p, 300, &s, NULL), RCLIENT_OK); /* why may be NULL */
     assert_int_equal(s.ttl_ms, 60);
 }

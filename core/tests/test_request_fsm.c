@@ -350,6 +350,22 @@ static void test_completion_delivery_failure_does_not_change_result(void **state
     fh_teardown(h);
 }
 
+static void test_completion_delivery_failure_still_reaches_other_missing_servers(void **state) {
+    (void)state;
+    fh_t *h = fh_setup(R_AUTH_NONE, NULL, 3);
+    fh_submit(h);
+    h->fail_send_at = 3; /* completion delivery to B fails */
+    fh_allow(h, A);
+    assert_int_equal(h->completions, 1);
+    assert_int_equal(h->status, RCLIENT_OK);
+    /* r-client.md 9.3.4: one send "to every server ... from which no valid
+     * response has arrived"; a failure towards B does not skip C. */
+    assert_int_equal(h->n_sends, 4);
+    assert_int_equal(h->sends[3].server, C);
+    assert_int_equal(h->sends[3].at, T0);
+    fh_teardown(h);
+}
+
 static void test_single_server_response_is_oldest(void **state) {
     (void)state;
     r_request_policy_t p = oldest_preferred();
@@ -492,6 +508,7 @@ int main(void) {
         cmocka_unit_test(test_no_replay_at_or_after_dedup_deadline),
         cmocka_unit_test(test_replay_send_failure_completes_with_io),
         cmocka_unit_test(test_completion_delivery_failure_does_not_change_result),
+        cmocka_unit_test(test_completion_delivery_failure_still_reaches_other_missing_servers),
         cmocka_unit_test(test_single_server_response_is_oldest),
         cmocka_unit_test(test_strict_oldest_waits_full_round),
         cmocka_unit_test(test_fastest_valid_selects_first_response),

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "r_client.h"
@@ -109,6 +110,39 @@ static void test_srv_target_rejects_non_members(void **state) {
     }
 }
 
+static void test_srv_target_later_labels_are_host_labels(void **state) {
+    (void)state;
+    char name[300];
+    uint64_t id = 0;
+    memset(name, 0, sizeof name);
+    strcpy(name, "s-5.");
+    memset(name + 4, 'a', 63);
+    strcpy(name + 67, ".example.");
+    assert_int_equal(r_client_parse_srv_target(name, 0, &id), RCLIENT_OK); /* 63-byte label */
+    assert_int_equal(id, 5u);
+    memset(name + 4, 'a', 64);
+    strcpy(name + 68, ".example.");
+    assert_int_equal(r_client_parse_srv_target(name, 0, &id), RCLIENT_ERR_CONFIG); /* 64-byte label */
+    assert_int_equal(r_client_parse_srv_target("s-5.*.example.", 0, &id), RCLIENT_ERR_CONFIG);
+    assert_int_equal(r_client_parse_srv_target("s-5.under_score-ok.example", 0, &id), RCLIENT_OK);
+}
+
+static void test_srv_target_name_length_limit(void **state) {
+    (void)state;
+    /* "s-7" + 25 x ".bbbbbbbbb" = 253 bytes */
+    static const char seg[] = ".bbbbbbbbb";
+    char name[300] = "s-7";
+    for (int i = 0; i < 25; i++) strcat(name, seg);
+    uint64_t id = 0;
+    assert_int_equal(strlen(name), 253);
+    assert_int_equal(r_client_parse_srv_target(name, 0, &id), RCLIENT_OK);
+    assert_int_equal(id, 7u);
+    strcat(name, ".");
+    assert_int_equal(r_client_parse_srv_target(name, 0, &id), RCLIENT_OK); /* trailing dot not counted */
+    name[253] = 'c';
+    assert_int_equal(r_client_parse_srv_target(name, 0, &id), RCLIENT_ERR_CONFIG); /* 254 bytes */
+}
+
 static void test_srv_target_rejects_null(void **state) {
     (void)state;
     uint64_t id;
@@ -129,6 +163,8 @@ int main(void) {
         cmocka_unit_test(test_srv_target_max_and_overflow),
         cmocka_unit_test(test_srv_target_explicit_length),
         cmocka_unit_test(test_srv_target_rejects_non_members),
+        cmocka_unit_test(test_srv_target_later_labels_are_host_labels),
+        cmocka_unit_test(test_srv_target_name_length_limit),
         cmocka_unit_test(test_srv_target_rejects_null),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,8 +1,10 @@
 /* main.c - rl-testbed: command-line front end of the Ratelimitly toolkit.
  * Exit status: 0 success, 1 a check failed, 2 usage error. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "conf_runner.h"
 #include "vec_runner.h"
 
 #define EXIT_USAGE 2
@@ -16,9 +18,11 @@ typedef struct {
 } command_t;
 
 static int cmd_vectors(int argc, char **argv);
+static int cmd_conformance(int argc, char **argv);
 
 static const command_t commands[] = {
     {"vectors", cmd_vectors, "run known-answer vector files (schema ratelimitly-vectors/v1)"},
+    {"conformance", cmd_conformance, "the conformance gate: every vector file, HA decision case and simulator trace"},
 };
 
 static void usage(FILE *f)
@@ -27,7 +31,7 @@ static void usage(FILE *f)
           "       rl-testbed --help\n\ncommands:\n",
           f);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+        fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
     fputs("\nRun 'rl-testbed <command> --help' for a command's options.\n", f);
 }
 
@@ -45,6 +49,33 @@ static void usage_vectors(FILE *f)
           "  --help        print this help\n"
           "\n"
           "Exit status: 0 when every test passed, 1 when one failed, 2 on a usage error.\n",
+          f);
+}
+
+static void usage_conformance(FILE *f)
+{
+    fputs("usage: rl-testbed conformance [CASE_OR_DIR...] [--junit FILE] [--vectors-only|--cases-only] [--quiet]\n"
+          "\n"
+          "The conformance gate. Runs every vector file (schema ratelimitly-vectors/v1),\n"
+          "every HA decision case (schema ratelimitly-ha-case/v1, conformance/README.md)\n"
+          "and every simulator trace that carries expectations, and prints a table per\n"
+          "file and per case, then 'conformance: N passed, N failed' last (N counts\n"
+          "vector tests, cases and traces).\n"
+          "With no argument: vectors/*.json, ../shared/external/*.json and\n"
+          "conformance/cases/*.json, relative to the current directory, or to the\n"
+          "source tree when ./vectors does not exist. A directory argument stands for\n"
+          "its *.json files; each file is classified by its `schema` field.\n"
+          "\n"
+          "Simulator traces: the simulator does not exist yet, so its hook\n"
+          "(conf_simulator_traces) returns 0 traces and none are run.\n"
+          "\n"
+          "  --junit FILE    also write JUnit XML to FILE\n"
+          "  --vectors-only  run vector files only\n"
+          "  --cases-only    run HA cases (and simulator traces) only\n"
+          "  --quiet         print failing rows only\n"
+          "  --help          print this help\n"
+          "\n"
+          "Exit status: 0 when everything passed, 1 when something failed, 2 on a usage error.\n",
           f);
 }
 
@@ -95,6 +126,57 @@ static int cmd_vectors(int argc, char **argv)
     if (rc == 0)
         rc = vec_run(&files, &opt);
     vec_file_list_free(&files);
+    return rc;
+}
+
+static int cmd_conformance(int argc, char **argv)
+{
+    conf_options_t opt = {false, NULL, false, false};
+    vec_file_list_t files = {NULL, 0, 0};
+    char **args = calloc((size_t)argc, sizeof *args);
+    int n_args = 0, rc = 0;
+    bool only_files = false;
+    if (args == NULL) {
+        fputs("rl-testbed: out of memory\n", stderr);
+        return 1;
+    }
+    for (int i = 1; i < argc && rc == 0; i++) {
+        const char *a = argv[i];
+        if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
+            args[n_args++] = argv[i];
+        } else if (strcmp(a, "--") == 0) {
+            only_files = true;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage_conformance(stdout);
+            free(args);
+            return 0;
+        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+            opt.quiet = true;
+        } else if (strcmp(a, "--vectors-only") == 0) {
+            opt.vectors_only = true;
+        } else if (strcmp(a, "--cases-only") == 0) {
+            opt.cases_only = true;
+        } else if (strcmp(a, "--junit") == 0) {
+            if (i + 1 >= argc)
+                rc = usage_error(usage_conformance, "missing FILE after", a);
+            else
+                opt.junit_path = argv[++i];
+        } else if (strncmp(a, "--junit=", 8) == 0 && a[8] != '\0') {
+            opt.junit_path = a + 8;
+        } else {
+            rc = usage_error(usage_conformance, "unknown option", a);
+        }
+    }
+    if (rc == 0 && opt.vectors_only && opt.cases_only)
+        rc = usage_error(usage_conformance, "--vectors-only and --cases-only exclude each other", NULL);
+    if (rc == 0 && !conf_inputs(args, n_args, &opt, &files)) {
+        fputs("rl-testbed: out of memory\n", stderr);
+        rc = 1;
+    }
+    if (rc == 0)
+        rc = conf_run(&files, &opt);
+    vec_file_list_free(&files);
+    free(args);
     return rc;
 }
 

@@ -50,7 +50,7 @@ static bool is_dir(const char *path)
 
 /* Add the sorted matches of pattern; a required pattern without matches is
  * added as a no_match entry so the run fails visibly. */
-static bool add_glob(vec_file_list_t *list, const char *pattern, bool required)
+bool vec_add_glob(vec_file_list_t *list, const char *pattern, bool required)
 {
     glob_t g;
     memset(&g, 0, sizeof g);
@@ -66,16 +66,26 @@ static bool add_glob(vec_file_list_t *list, const char *pattern, bool required)
     return ok;
 }
 
+const char *vec_default_base(void)
+{
+    /* Keep paths short when running from the tree: "vectors/x.json". */
+    return is_dir("vectors") ? "" : RL_SOURCE_DIR;
+}
+
 bool vec_default_files(vec_file_list_t *out)
 {
-    const char *base = is_dir("vectors") ? "." : RL_SOURCE_DIR;
-    char pattern[4096];
-    /* Keep paths short when running from the tree: "vectors/x.json". */
-    const char *prefix = strcmp(base, ".") == 0 ? "" : base;
+    const char *prefix = vec_default_base();
     const char *sep = prefix[0] != '\0' ? "/" : "";
+    char pattern[4096];
     vec_format(pattern, sizeof pattern, "%s%svectors/*.json", prefix, sep);
-    if (!add_glob(out, pattern, true))
+    if (!vec_add_glob(out, pattern, true))
         return false;
+    vec_format(pattern, sizeof pattern, "%s%s../shared/external", prefix, sep);
+    if (!is_dir(pattern)) {
+        /* Not an error (a checkout without ../shared), but never silent. */
+        fprintf(stderr, "rl-testbed: note: %s not found: outside known answers not run\n", pattern);
+        return true;
+    }
     vec_format(pattern, sizeof pattern, "%s%s../shared/external/*.json", prefix, sep);
-    return add_glob(out, pattern, false);
+    return vec_add_glob(out, pattern, false);
 }

@@ -43,6 +43,17 @@ static bool read_schedule(const json_t *policy, const vj_path_t *pp, const char 
     return true;
 }
 
+bool vec_read_policy(const json_t *obj, const vj_path_t *path, r_request_policy_t *pol, vj_err_t *e)
+{
+    const vj_path_t p = *path;
+    return vj_u32(obj, &p, "unit_ms", &pol->unit_ms, e) && vj_u32(obj, &p, "replay_count", &pol->replay_count, e) &&
+           read_schedule(obj, &p, "replay_gap", &pol->replay_gap, e) &&
+           read_schedule(obj, &p, "preference", &pol->preference, e) &&
+           vj_u32(obj, &p, "final_receive_units", &pol->final_receive_units, e) &&
+           vj_u32(obj, &p, "final_preference_units", &pol->final_preference_units, e) &&
+           vj_bool(obj, &p, "completion_delivery", &pol->completion_delivery, e);
+}
+
 static bool read_policy(const json_t *input, const vj_path_t *path, r_request_policy_t *pol, uint32_t *ttl_max,
                         vj_err_t *e)
 {
@@ -50,12 +61,7 @@ static bool read_policy(const json_t *input, const vj_path_t *path, r_request_po
     if (!vj_object(input, path, "policy", &obj, e) || !vj_u32(input, path, "dedup_ttl_ms_max", ttl_max, e))
         return false;
     vj_path_t p = vj_path_key(path, "policy");
-    return vj_u32(obj, &p, "unit_ms", &pol->unit_ms, e) && vj_u32(obj, &p, "replay_count", &pol->replay_count, e) &&
-           read_schedule(obj, &p, "replay_gap", &pol->replay_gap, e) &&
-           read_schedule(obj, &p, "preference", &pol->preference, e) &&
-           vj_u32(obj, &p, "final_receive_units", &pol->final_receive_units, e) &&
-           vj_u32(obj, &p, "final_preference_units", &pol->final_preference_units, e) &&
-           vj_bool(obj, &p, "completion_delivery", &pol->completion_delivery, e);
+    return vec_read_policy(obj, &p, pol, e);
 }
 
 static json_t *ms_array(const uint32_t *ms, uint32_t n)

@@ -68,6 +68,11 @@ json_t *vec_json_quotas(const r_api_key_quotas_t *q);
  * The caller cleanses *info (it holds the secret). */
 bool vec_parse_api_key(const json_t *input, const vj_path_t *path, r_auth_key_info_t *info, vec_run_t *run);
 
+/* Read an ha_schedule policy object (obj at path) into *pol (r-client.md 9.3.1);
+ * a schedule kind string other than fixed/linear/exponential becomes a value
+ * outside the C enum, which r_client_policy_schedule() rejects. */
+bool vec_read_policy(const json_t *obj, const vj_path_t *path, r_request_policy_t *pol, vj_err_t *e);
+
 /* Adapters, one per kind. */
 void vec_kind_bucket_id(const json_t *input, const vj_path_t *path, vec_run_t *run);
 void vec_kind_tracker_id(const json_t *input, const vj_path_t *path, vec_run_t *run);

@@ -54,9 +54,10 @@ void vec_sanitize(char *s)
     }
 }
 
-bool vec_report_open(vec_report_t *r, bool quiet, const char *junit_path)
+bool vec_report_open(vec_report_t *r, const char *label, bool quiet, const char *junit_path)
 {
     memset(r, 0, sizeof *r);
+    r->label = label;
     r->quiet = quiet;
     if (junit_path == NULL)
         return true;
@@ -65,7 +66,7 @@ bool vec_report_open(vec_report_t *r, bool quiet, const char *junit_path)
         fprintf(stderr, "rl-testbed: cannot create JUnit file %s: %s\n", junit_path, strerror(errno));
         return false;
     }
-    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"rl-testbed vectors\">\n", r->junit);
+    fprintf(r->junit, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"rl-testbed %s\">\n", label);
     return true;
 }
 
@@ -74,16 +75,26 @@ static void print_header(vec_report_t *r)
     if (r->header_printed)
         return;
     r->header_printed = true;
-    printf("\n%s [%s]\n  %-8s %-8s %-6s %s\n", r->path, r->kind, "tcId", "result", "status", "detail");
+    printf("\n%s [%s]\n", r->path, r->kind);
+    if (r->columns != NULL)
+        printf("%s\n", r->columns);
+    else
+        printf("  %-8s %-8s %-6s %s\n", "tcId", "result", "status", "detail");
 }
 
 void vec_report_file_begin(vec_report_t *r, const char *path, const char *kind)
+{
+    vec_report_file_begin_columns(r, path, kind, NULL);
+}
+
+void vec_report_file_begin_columns(vec_report_t *r, const char *path, const char *kind, const char *columns)
 {
     vec_format(r->path, sizeof r->path, "%s", path);
     vec_sanitize(r->path);
     vec_format(r->kind, sizeof r->kind, "%s", kind);
     vec_sanitize(r->kind);
     r->header_printed = false;
+    r->columns = columns;
     r->n_cases = 0;
     if (!r->quiet)
         print_header(r);
@@ -104,6 +115,30 @@ static void keep_case(vec_report_t *r, const vec_case_t *c)
         r->cap_cases = cap;
     }
     r->cases[r->n_cases++] = *c;
+}
+
+void vec_report_count(vec_report_t *r, vec_case_t *c)
+{
+    vec_sanitize(c->detail);
+    vec_sanitize(c->id);
+    vec_sanitize(c->name);
+    if (c->pass)
+        r->passed++;
+    else
+        r->failed++;
+    keep_case(r, c);
+}
+
+void vec_report_row(vec_report_t *r, const char *name, bool pass, char *detail)
+{
+    vec_sanitize(detail);
+    if (pass && r->quiet)
+        return;
+    print_header(r);
+    if (detail[0] == '\0')
+        printf("  %-12s %s\n", name, pass ? "PASS" : "FAIL");
+    else
+        printf("  %-12s %-6s %s\n", name, pass ? "PASS" : "FAIL", detail);
 }
 
 void vec_report_case(vec_report_t *r, vec_case_t *c)
@@ -180,7 +215,7 @@ bool vec_report_close(vec_report_t *r, const char *junit_path)
     r->cases = NULL;
     if (!r->quiet || r->failed > 0)
         printf("\n");
-    printf("vectors: %lu passed, %lu failed\n", r->passed, r->failed);
+    printf("%s: %lu passed, %lu failed\n", r->label, r->passed, r->failed);
     fflush(stdout);
     if (junit_path != NULL) {
         if (ok)

@@ -1,5 +1,6 @@
 /* vec_report.h - result table on stdout, JUnit XML, and the closing line
- * "vectors: N passed, N failed" (vectors-schema.md "Runner contract"). */
+ * "<label>: N passed, N failed" (vectors-schema.md "Runner contract"; the
+ * label is "vectors" or "conformance"). */
 #ifndef VEC_REPORT_H
 #define VEC_REPORT_H
 
@@ -18,6 +19,8 @@ typedef struct {
 } vec_case_t;
 
 typedef struct {
+    const char *label;       /* closing-line and <testsuites> name: "vectors", "conformance" */
+    const char *columns;     /* table column header of the current file; NULL = the vector columns */
     bool quiet;              /* print failing rows only */
     FILE *junit;             /* NULL without --junit */
     unsigned long passed, failed;
@@ -28,13 +31,23 @@ typedef struct {
     size_t n_cases, cap_cases;
 } vec_report_t;
 
-/* Start a run. junit_path may be NULL. Returns false (with a message on
- * stderr) when the JUnit file cannot be created. */
-bool vec_report_open(vec_report_t *r, bool quiet, const char *junit_path);
+/* Start a run labelled label ("vectors", "conformance"). junit_path may be
+ * NULL. Returns false (with a message on stderr) when the JUnit file cannot be
+ * created. */
+bool vec_report_open(vec_report_t *r, const char *label, bool quiet, const char *junit_path);
 void vec_report_file_begin(vec_report_t *r, const char *path, const char *kind);
+/* As vec_report_file_begin, with the table's column header line (NULL: the
+ * vector columns). */
+void vec_report_file_begin_columns(vec_report_t *r, const char *path, const char *kind, const char *columns);
 /* Record one case; c->detail is sanitized for the terminal and XML first. */
 void vec_report_case(vec_report_t *r, vec_case_t *c);
 void vec_report_file_end(vec_report_t *r);
+/* Print one informational table row (name, PASS/FAIL, detail) that is not
+ * counted: the checks of one conformance case. Quiet runs print failing rows
+ * only. detail is sanitized in place. */
+void vec_report_row(vec_report_t *r, const char *name, bool pass, char *detail);
+/* Count and keep (for JUnit) a case without printing a row for it. */
+void vec_report_count(vec_report_t *r, vec_case_t *c);
 /* Finish the JUnit file, print the closing line last on stdout, and name the
  * JUnit file on stderr. Returns false when writing the JUnit file failed. */
 bool vec_report_close(vec_report_t *r, const char *junit_path);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "vec_check.h"
 #include "vec_kinds.h"
@@ -32,8 +33,17 @@ static bool case_fail(vec_case_t *c, const char *fmt, ...)
     return false;
 }
 
-/* tcId: a positive integer, unique in the file. ids[0..i) are the earlier tests' ids (0 = none). */
-static bool read_tcid(const json_t *test, const vj_path_t *tp, size_t i, uint64_t *ids, vec_case_t *c)
+/* Seen tcIds: open addressing over `cap` (a power of two >= 2 x tests) key
+ * slots (0 = empty; tcIds are >= 1) followed by `cap` test indices, so the
+ * duplicate check stays linear for large files. */
+typedef struct {
+    uint64_t *keys;
+    uint64_t *index;
+    size_t cap;
+} tcid_set_t;
+
+/* tcId: a positive integer, unique in the file. */
+static bool read_tcid(const json_t *test, const vj_path_t *tp, size_t i, tcid_set_t *seen, vec_case_t *c)
 {
     vj_err_t e;
     uint64_t id = 0;
@@ -42,11 +52,15 @@ static bool read_tcid(const json_t *test, const vj_path_t *tp, size_t i, uint64_
         return case_fail(c, "%s", e.msg);
     snprintf(c->id, sizeof c->id, "%" PRIu64, id);
     snprintf(c->name, sizeof c->name, "tcId %" PRIu64, id);
-    for (size_t j = 0; j < i; j++) {
-        if (ids[j] == id)
-            return case_fail(c, "%s.tcId: duplicate tcId %" PRIu64 " (also tests[%zu])", tp->s, id, j);
+    size_t slot = (size_t)(id * 0x9E3779B97F4A7C15ull) & (seen->cap - 1);
+    while (seen->keys[slot] != 0) {
+        if (seen->keys[slot] == id)
+            return case_fail(c, "%s.tcId: duplicate tcId %" PRIu64 " (also tests[%" PRIu64 "])", tp->s, id,
+                             seen->index[slot]);
+        slot = (slot + 1) & (seen->cap - 1);
     }
-    ids[i] = id;
+    seen->keys[slot] = id;
+    seen->index[slot] = i;
     return true;
 }
 
@@ -125,7 +139,7 @@ static void judge(const vec_kind_t *kind, bool want_valid, const json_t *expecte
     }
 }
 
-static void run_test(const vec_kind_t *kind, const json_t *test, size_t i, uint64_t *ids, vec_case_t *c)
+static void run_test(const vec_kind_t *kind, const json_t *test, size_t i, tcid_set_t *seen, vec_case_t *c)
 {
     vj_path_t tp = vj_path_index(&(vj_path_t){"tests"}, i);
     vj_err_t e;
@@ -138,7 +152,7 @@ static void run_test(const vec_kind_t *kind, const json_t *test, size_t i, uint6
         case_fail(c, "%s", e.msg);
         return;
     }
-    if (!read_tcid(test, &tp, i, ids, c) || !check_annotations(test, &tp, c))
+    if (!read_tcid(test, &tp, i, seen, c) || !check_annotations(test, &tp, c))
         return;
     const json_t *result = json_object_get(test, "result");
     bool want_valid = vj_string_is(result, "valid");
@@ -170,7 +184,7 @@ static void run_test(const vec_kind_t *kind, const json_t *test, size_t i, uint6
 /* ---- one file --------------------------------------------------------------- */
 
 /* A broken file counts as one failure, reported "<path>: <field>: <problem>". */
-static void file_failure(vec_report_t *r, const char *path, const char *msg)
+void vec_report_file_failure(vec_report_t *r, const char *path, const char *msg)
 {
     vec_case_t c;
     memset(&c, 0, sizeof c);
@@ -183,6 +197,11 @@ static void file_failure(vec_report_t *r, const char *path, const char *msg)
 }
 
 /* Check the envelope; on success *kind and *tests are set. */
+bool vec_is_vector_file(const json_t *root)
+{
+    return json_is_object(root) && vj_string_is(json_object_get(root, "schema"), SCHEMA_ID);
+}
+
 static bool check_envelope(const json_t *root, const vec_kind_t **kind, const json_t **tests, vj_err_t *e)
 {
     vj_path_t none = {""};
@@ -212,59 +231,87 @@ static bool check_envelope(const json_t *root, const vec_kind_t **kind, const js
     return true;
 }
 
-static void run_file(vec_report_t *r, const vec_file_t *f)
+json_t *vec_load_file(const char *path, char *msg, size_t cap)
 {
-    if (f->no_match) {
-        vec_report_file_begin(r, f->path, "-");
-        file_failure(r, f->path, "(files): no file matches this pattern");
-        return;
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        /* never block on a FIFO or read a device; say what the path is */
+        vec_format(msg, cap, "%s", S_ISDIR(st.st_mode) ? "(file): is a directory, not a vector file"
+                                                       : "(file): not a regular file");
+        return NULL;
     }
     json_error_t jerr;
-    json_t *root = json_load_file(f->path, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+    if (root == NULL) {
+        bool unreadable = json_error_code(&jerr) == json_error_cannot_open_file;
+        if (unreadable || jerr.line < 0)
+            vec_format(msg, cap, "%s: %s", unreadable ? "(file)" : "(json)", jerr.text);
+        else
+            vec_format(msg, cap, "(json): %s (line %d, column %d)", jerr.text, jerr.line, jerr.column);
+    }
+    return root;
+}
+
+static void run_file(vec_report_t *r, const vec_file_t *f)
+{
+    char msg[VEC_MSG_MAX];
+    if (f->no_match) {
+        vec_report_file_begin(r, f->path, "-");
+        vec_report_file_failure(r, f->path, "(files): no file matches this pattern");
+        return;
+    }
+    json_t *root = vec_load_file(f->path, msg, sizeof msg);
+    if (root == NULL) {
+        vec_report_file_begin(r, f->path, "-");
+        vec_report_file_failure(r, f->path, msg);
+        return;
+    }
+    vec_run_root(r, f->path, root);
+    json_decref(root);
+}
+
+void vec_run_root(vec_report_t *r, const char *path, const json_t *root)
+{
     const vec_kind_t *kind = NULL;
     const json_t *tests = NULL;
     vj_err_t e;
-    char msg[VEC_MSG_MAX];
-    if (root == NULL) {
-        vec_report_file_begin(r, f->path, "-");
-        bool unreadable = json_error_code(&jerr) == json_error_cannot_open_file;
-        vec_format(msg, sizeof msg, "%s: %s (line %d, column %d)", unreadable ? "(file)" : "(json)", jerr.text,
-                 jerr.line, jerr.column);
-        file_failure(r, f->path, msg);
-        return;
-    }
     if (!check_envelope(root, &kind, &tests, &e)) {
-        vec_report_file_begin(r, f->path, kind != NULL ? kind->name : "-");
-        file_failure(r, f->path, e.msg);
-        json_decref(root);
+        vec_report_file_begin(r, path, kind != NULL ? kind->name : "-");
+        vec_report_file_failure(r, path, e.msg);
         return;
     }
-    vec_report_file_begin(r, f->path, kind->name);
+    vec_report_file_begin(r, path, kind->name);
     size_t n = json_array_size(tests);
-    uint64_t *ids = calloc(n, sizeof *ids);
+    tcid_set_t seen = {NULL, NULL, 16};
+    while (seen.cap < 2 * n)
+        seen.cap *= 2;
+    uint64_t *ids = calloc(2 * seen.cap, sizeof *ids);
     if (ids == NULL) {
-        file_failure(r, f->path, "tests: out of memory");
+        vec_report_file_failure(r, path, "tests: out of memory");
     } else {
+        seen.keys = ids;
+        seen.index = ids + seen.cap;
         for (size_t i = 0; i < n; i++) {
             vec_case_t c;
             memset(&c, 0, sizeof c);
-            run_test(kind, json_array_get(tests, i), i, ids, &c);
+            run_test(kind, json_array_get(tests, i), i, &seen, &c);
             vec_report_case(r, &c);
         }
     }
     free(ids);
-    json_decref(root);
 }
 
 int vec_run(const vec_file_list_t *files, const vec_options_t *opt)
 {
     vec_report_t r;
-    if (!vec_report_open(&r, opt->quiet, opt->junit_path))
+    if (!vec_report_open(&r, "vectors", opt->quiet, opt->junit_path))
         return 2;
     for (size_t i = 0; i < files->n; i++) {
         run_file(&r, &files->files[i]);
         vec_report_file_end(&r);
     }
     bool junit_ok = vec_report_close(&r, opt->junit_path);
-    return r.failed == 0 && junit_ok ? 0 : 1;
+    if (!junit_ok)
+        return 2; /* the report could not be written: not a test verdict */
+    return r.failed == 0 ? 0 : 1;
 }

@@ -6,6 +6,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
+#include "vec_report.h"
+
 typedef struct {
     bool quiet;             /* print failing rows only */
     const char *junit_path; /* NULL: no JUnit XML */
@@ -34,5 +38,21 @@ void vec_file_list_free(vec_file_list_t *list);
 /* Run the files and print the table and the closing line. Returns the exit
  * status: 0 when every test of every file passed, else 1. */
 int vec_run(const vec_file_list_t *files, const vec_options_t *opt);
+
+/* Building blocks shared with `rl-testbed conformance`. */
+/* Load a JSON file; NULL with msg ("(file): ..." or "(json): ...") on failure. */
+json_t *vec_load_file(const char *path, char *msg, size_t cap);
+/* True when root declares the ratelimitly-vectors/v1 schema. */
+bool vec_is_vector_file(const json_t *root);
+/* Run one loaded vector file into r (a table, its tests counted). */
+void vec_run_root(vec_report_t *r, const char *path, const json_t *root);
+/* Count one failure "<path>: <msg>" for a file that cannot be run. */
+void vec_report_file_failure(vec_report_t *r, const char *path, const char *msg);
+/* Add the sorted matches of pattern; a required pattern without matches is
+ * added as a no_match entry. Returns false on out of memory. */
+bool vec_add_glob(vec_file_list_t *list, const char *pattern, bool required);
+/* The directory the default file sets are relative to: "" (the current
+ * directory) when ./vectors exists, else the source tree. */
+const char *vec_default_base(void);
 
 #endif /* VEC_RUNNER_H */

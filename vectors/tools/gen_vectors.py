@@ -482,9 +482,18 @@ def server_id_decode(sid):
             "node_id": sid & 0x7FFF}
 
 
+HOST_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+
+
 def parse_srv_target(target):
     name = target[:-1] if target.endswith(".") else target
-    first = name.split(".")[0]
+    if len(name) > 253:
+        raise VecError("range", "name longer than 253 bytes")
+    labels = name.split(".")
+    for label in labels[1:]:
+        if not 1 <= len(label) <= 63 or any(c not in HOST_CHARS for c in label):
+            raise VecError("range", "later label not 1..63 letters, digits, '-' or '_'")
+    first = labels[0]
     if len(first) < 2 or first[:2].lower() != "s-":
         raise VecError("range", "first label is not s-<decimal>")
     digits = first[2:]
@@ -977,6 +986,8 @@ def gen_srv_target():
                         "Canonical": "the decimal must be canonical: digits only, no sign, no leading zero "
                                      "(s-0 itself is canonical)",
                         "Label": "only the first label carries the server_id",
+                        "Host": "every later label is 1..63 letters, digits, '-' or '_' and the name is at "
+                                "most 253 bytes (RFC 1035 2.3.4 host names; this project's strict reading)",
                     })
 
     def compute(inp):
@@ -1010,6 +1021,12 @@ def gen_srv_target():
     add("prefix s_ instead of s-", ["Label"], "s_1015809.example.com.", "range")
     add("prefix without dash", ["Label"], "s1015809.example.com.", "range")
     add("srv- prefix", ["Label"], "srv-1015809.example.com.", "range")
+    add("63-byte later label", ["Host"], "s-5." + "a" * 63 + ".example.", "valid")
+    add("64-byte later label", ["Host"], "s-5." + "a" * 64 + ".example.", "range")
+    add("253-byte name", ["Host"], "s-5." + ("b" * 62 + ".") * 3 + "c" * 60, "valid")
+    add("254-byte name", ["Host"], "s-5." + ("b" * 62 + ".") * 3 + "c" * 61, "range")
+    add("wildcard label", ["Host"], "s-5.*.example.", "range")
+    add("space in a later label", ["Host"], "s-5.ex ample.", "range")
     return vf
 
 

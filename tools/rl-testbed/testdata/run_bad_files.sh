@@ -61,7 +61,9 @@ done
 
 check "missing file" "$tmp/does_not_exist.json" "does_not_exist.json: (file): unable to open" 0 1
 mkdir "$tmp/a_directory.json"
-check "directory" "$tmp/a_directory.json" "a_directory.json: (json):" 0 1
+check "directory" "$tmp/a_directory.json" "a_directory.json: (file): is a directory" 0 1
+mkfifo "$tmp/a_fifo.json"
+check "fifo" "$tmp/a_fifo.json" "a_fifo.json: (file): not a regular file" 0 1
 printf '\000\001\002\377\376binary' >"$tmp/binary.json"
 check "binary bytes" "$tmp/binary.json" "binary.json: (json):" 0 1
 awk 'BEGIN { for (i = 0; i < 100000; i++) printf "["; print "" }' >"$tmp/deep.json"

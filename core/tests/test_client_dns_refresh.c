@@ -1,0 +1,230 @@
+/* DNS refresh pacing of the client (r-client.md 9.4; api.md "DNS Refresh"):
+ * periodic refresh driven by submit/report activity, SRV TTL cap, failed
+ * refreshes that keep the last good set and arm nothing, r_client_refresh_dns
+ * with the forced-refresh minimum interval and jitter, r_client_server_count.
+ * The first discovery ({s-1015809, s-1048578}) completes inside
+ * r_client_create at T0; later lookups wait for the test. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "fake_dns_host.h"
+
+#define T0 FH_T0
+
+static fake_dns_t dns;
+
+static int reset_dns(void **state) {
+    (void)state;
+    memset(&dns, 0, sizeof dns);
+    return 0;
+}
+
+/* ---- periodic refresh on activity (api.md "DNS Refresh") ------------------------- */
+
+static void test_periodic_refresh_after_default_interval(void **state) {
+    (void)state;
+    fh_t *h = dh_setup_two(R_AUTH_NONE, &dns, NULL, 0);
+    h->now = T0 + 299999;
+    fh_submit(h);
+    assert_int_equal(dns.srv_calls, 1);
+    h->now = T0 + 300000;
+    fh_submit(h);
+    assert_int_equal(dns.srv_calls, 2);
+    assert_int_equal(h->n_sends, 4); /* the current set keeps serving meanwhile */
+    dh_teardown(h, &dns);
+}
+
+static void test_periodic_refresh_on_report_activity(void **state) {
+    (void)state;
+    fh_t *h = dh_setup_two(R_AUTH_NONE, &dns, NULL, 0);
+    r_service_latency_report_t r;
+    memset(&r, 0, sizeof r);
+    r.buffer_size = 32;
+    h->now = T0 + 300000;
+    assert_int_equal(r_client_report_latency(h->client, &r, 1), RCLIENT_OK);
+    assert_int_equal(dns.srv_calls, 2);
+    assert_int_equal(h->n_sends, 2);
+    dh_teardown(h, &dns);
+}
+
+static void test_configured_refresh_interval(void **state) {
+    (void)state;
+    r_dns_refresh_config_t cfg = {45000, 0, 0};
+    fh_t *h = dh_setup_two(R_AUTH_NONE, &dns, &cfg, 0);
+    h->now = T0 + 44999;
+    fh_submit(h);
+    assert_int_equal(dns.srv_calls, 1);
+    h->now = T0 + 45000;
+    fh_submit(h);
+    assert_int_equal(dns.srv_calls, 2);
+    dh_teardown(h, &dns);
+}
+
+static void test_srv_ttl_caps_refresh_interval(void **state) {
+    (void)state;
+    fh_t *h = dh_setup_two(R_AUTH_NONE, &dns, NULL, 60);
+    h->now = T0 + 59999;
+    fh_submit(h);
+    assert_int_equal(dns.srv_calls, 1);
+    h->now = T0 + 60000;
+    fh_submit(h);
+    assert_int_equal(dns.srv_calls, 2);
+    dh_teardown(h, &dns);
+}
+
+static void test_no_refresh_without_activity(void **state) {
+    (void)state;
+    fh_t *h = dh_setup_two(R_AUTH_NONE, &dns, NULL, 0);
+    h->now = T0 + 900000;
+    assert_int_equal(r_client_server_count(h->client), 2); /* a pure accessor */
+    assert_int_equal(dns.srv_calls, 1);
+    dh_teardown(h, &dns);
+}
+
+static void test_failed_refresh_keeps_last_good_set(void **state) {
+    (void)state;
+    fh_t *h = dh_setup_two(R_AUTH_NONE, &dns, NULL, 0);
+    dns.srv_mode = FAKE_AT_ONCE;
+    dns.srv_status = 2;
+    h->now = T0 + 300000;
+    fh_submit(h);
+    assert_int_equal(dns.srv_calls, 2);
+    assert_int_equal(r_client_server_count(h->client), 2);
+    assert_int_equal(h->n_sends, 2);
+    assert_int_equal(h->sends[0].server, 0);
+    assert_int_equal(h->sends[1].server, 1);
+    dh_teardown(h, &dns);
+}
+
+static void test_empty_refresh_answer_keeps_last_good_set(void **state) {
+    (void)state;
+    fh_t *h = dh_setup_two(R_AUTH_NONE, &dns, NULL, 0);
+    dns.srv_mode = FAKE_AT_ONCE;
+    dh_zone_clear(&dns);
+    h->now = T0 + 300000;
+    fh_submit(h);
+    assert_int_equal(dns.srv_calls, 2);
+    assert_int_equal(r_client_server_count(h->client), 2);
+    assert_int_equal(h->n_sends, 2);
+    dh_teardown(h, &dns);
+}
+
+/* api.md: failed refreshes do not arm the pacing throttle. */
+static void test_failed_refresh_retried_on_next_activity(void **state) {
+    (void)state;
+    fh_t *h = dh_setup_two(R_AUTH_NONE, &dns, NULL, 0);
+    dns.srv_mode = FAKE_AT_ONCE;
+    dns.srv_status = 2;
+    h->now = T0 + 300000;
+    fh_submit(h);
+    h->now = T0 + 300001;
+    fh_submit(h);
+    assert_int_equal(dns.srv_calls, 3);
+    dh_teardown(h, &dns);
+}
+
+/* ---- r_client_refresh_dns and r_client_server_count -------------------------------- */
+
+static void test_refresh_dns_honours_forced_minimum(void **state) {
+    (void)state;
+    fh_t *h = dh_setup_two(R_AUTH_NONE, &dns, NULL, 0);
+    h->now = T0 + 999;
+    assert_int_equal(r_client_refresh_dns(h->client), RCLIENT_OK);
+    assert_int_equal(dns.srv_calls, 1);
+    h->now = T0 + 1000;
+    assert_int_equal(r_client_refresh_dns(h->client), RCLIENT_OK);
+    assert_int_equal(dns.srv_calls, 2);
+    dh_teardown(h, &dns);
+}
+
+static void test_refresh_dns_configured_minimum(void **state) {
+    (void)state;
+    r_dns_refresh_config_t cfg = {0, 5000, 0};
+    fh_t *h = dh_setup_two(R_AUTH_NONE, &dns, &cfg, 0);
+    h->now = T0 + 4999;
+    assert_int_equal(r_client_refresh_dns(h->client), RCLIENT_OK);
+    assert_int_equal(dns.srv_calls, 1);
+    h->now = T0 + 5000;
+    assert_int_equal(r_client_refresh_dns(h->client), RCLIENT_OK);
+    assert_int_equal(dns.srv_calls, 2);
+    dh_teardown(h, &dns);
+}
+
+/* Jitter = u64le(8 random bytes) % (jitter + 1); the fake source's first
+ * draw inside create reads 1, so the throttle ends at T0 + 1000 + 1. */
+static void test_refresh_dns_adds_jitter(void **state) {
+    (void)state;
+    r_dns_refresh_config_t cfg = {0, 0, 100};
+    fh_t *h = dh_setup_two(R_AUTH_NONE, &dns, &cfg, 0);
+    h->now = T0 + 1000;
+    assert_int_equal(r_client_refresh_dns(h->client), RCLIENT_OK);
+    assert_int_equal(dns.srv_calls, 1);
+    h->now = T0 + 1001;
+    assert_int_equal(r_client_refresh_dns(h->client), RCLIENT_OK);
+    assert_int_equal(dns.srv_calls, 2);
+    dh_teardown(h, &dns);
+}
+
+static void test_refresh_dns_while_in_flight_starts_nothing(void **state) {
+    (void)state;
+    fh_t *h = dh_setup(R_AUTH_NONE, &dns, DH_ZONE, NULL);
+    assert_int_equal(r_client_refresh_dns(h->client), RCLIENT_OK);
+    assert_int_equal(dns.srv_calls, 1);
+    dh_teardown(h, &dns);
+}
+
+/* No discovery has succeeded yet: nothing is armed, a refresh runs at once. */
+static void test_refresh_dns_after_failed_start_runs_at_once(void **state) {
+    (void)state;
+    dns.srv_mode = FAKE_REFUSE;
+    fh_t *h = dh_setup(R_AUTH_NONE, &dns, DH_ZONE, NULL);
+    dns.srv_mode = FAKE_AT_ONCE;
+    dns.addr_mode = FAKE_AT_ONCE;
+    dh_zone_two(&dns, 0);
+    assert_int_equal(r_client_refresh_dns(h->client), RCLIENT_OK);
+    assert_int_equal(dns.srv_calls, 2);
+    assert_int_equal(r_client_server_count(h->client), 2);
+    dh_teardown(h, &dns);
+}
+
+static void test_explicit_client_refresh_dns_is_config(void **state) {
+    (void)state;
+    fh_t *h = fh_setup(R_AUTH_NONE, NULL, 3);
+    assert_int_equal(r_client_refresh_dns(h->client), RCLIENT_ERR_CONFIG);
+    assert_int_equal(r_client_refresh_dns(NULL), RCLIENT_ERR_CONFIG);
+    fh_teardown(h);
+}
+
+static void test_server_count(void **state) {
+    (void)state;
+    assert_int_equal(r_client_server_count(NULL), 0);
+    fh_t *h = fh_setup(R_AUTH_NONE, NULL, 2);
+    assert_int_equal(r_client_server_count(h->client), 2);
+    fh_teardown(h);
+}
+
+#define T(f) cmocka_unit_test_setup(f, reset_dns)
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        T(test_periodic_refresh_after_default_interval),
+        T(test_periodic_refresh_on_report_activity),
+        T(test_configured_refresh_interval),
+        T(test_srv_ttl_caps_refresh_interval),
+        T(test_no_refresh_without_activity),
+        T(test_failed_refresh_keeps_last_good_set),
+        T(test_empty_refresh_answer_keeps_last_good_set),
+        T(test_failed_refresh_retried_on_next_activity),
+        T(test_refresh_dns_honours_forced_minimum),
+        T(test_refresh_dns_configured_minimum),
+        T(test_refresh_dns_adds_jitter),
+        T(test_refresh_dns_while_in_flight_starts_nothing),
+        T(test_refresh_dns_after_failed_start_runs_at_once),
+        T(test_explicit_client_refresh_dns_is_config),
+        T(test_server_count),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,198 @@
+/* conf_runner.c - `rl-testbed conformance` (see conf_runner.h). Files are
+ * classified by their `schema`; vector files run through the vectors code
+ * path unchanged, case files through conf_exec.c. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "conf_runner.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "conf_case.h"
+#include "conf_exec.h"
+#include "conf_sim.h"
+#include "vec_report.h"
+
+#define MAX_AREAS 16u
+#define MAX_SIM_TRACES 1024u
+
+typedef struct {
+    vec_report_t report;
+    const conf_options_t *opt;
+    unsigned long skipped;
+    char areas[MAX_AREAS][16];
+    unsigned long area_cases[MAX_AREAS];
+    size_t n_areas;
+} conf_state_t;
+
+static bool is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool conf_inputs(char **args, int n_args, const conf_options_t *opt, vec_file_list_t *out)
+{
+    char pattern[4096];
+    for (int i = 0; i < n_args; i++) {
+        if (!is_dir(args[i])) {
+            if (!vec_file_list_add(out, args[i], false))
+                return false;
+            continue;
+        }
+        size_t len = strlen(args[i]);
+        vec_format(pattern, sizeof pattern, "%s%s*.json", args[i], len > 0 && args[i][len - 1] == '/' ? "" : "/");
+        if (!vec_add_glob(out, pattern, true))
+            return false;
+    }
+    if (n_args > 0)
+        return true;
+    if (!opt->cases_only && !vec_default_files(out))
+        return false;
+    if (opt->vectors_only)
+        return true;
+    const char *base = vec_default_base();
+    vec_format(pattern, sizeof pattern, "%s%sconformance/cases/*.json", base, base[0] != '\0' ? "/" : "");
+    return vec_add_glob(out, pattern, true);
+}
+
+static void count_area(conf_state_t *st, const char *area)
+{
+    for (size_t i = 0; i < st->n_areas; i++) {
+        if (strcmp(st->areas[i], area) == 0) {
+            st->area_cases[i]++;
+            return;
+        }
+    }
+    if (st->n_areas == MAX_AREAS)
+        return;
+    vec_format(st->areas[st->n_areas], sizeof st->areas[0], "%s", area);
+    st->area_cases[st->n_areas++] = 1;
+}
+
+/* One case file: a table with a row per check, counted as one case. */
+static void run_case_file(conf_state_t *st, const char *path, const json_t *root)
+{
+    vec_report_t *r = &st->report;
+    conf_case_t *c = calloc(1, sizeof *c);
+    static conf_rows_t rows;
+    vj_err_t e;
+    if (c == NULL || !conf_case_parse(root, c, &e)) {
+        vec_report_file_begin(r, path, "ha_case");
+        vec_report_file_failure(r, path, c == NULL ? "(case): out of memory" : e.msg);
+        free(c);
+        return;
+    }
+    char kind[48];
+    vec_format(kind, sizeof kind, "ha_case %s", c->area);
+    vec_report_file_begin_columns(r, path, kind, "  check        status detail");
+    conf_run_case(c, &rows);
+    vec_case_t verdict;
+    memset(&verdict, 0, sizeof verdict);
+    vec_format(verdict.name, sizeof verdict.name, "%s", c->id);
+    vec_format(verdict.id, sizeof verdict.id, "%s", c->id);
+    verdict.result = "-";
+    verdict.pass = true;
+    for (size_t i = 0; i < rows.n_rows; i++) {
+        conf_row_t *row = &rows.rows[i];
+        if (!row->pass && verdict.pass) {
+            verdict.pass = false;
+            vec_format(verdict.detail, sizeof verdict.detail, "%s: %s", row->name, row->detail);
+        }
+        vec_report_row(r, row->name, row->pass, row->detail);
+    }
+    vec_report_count(r, &verdict);
+    count_area(st, c->area);
+    free(c);
+}
+
+static void run_file(conf_state_t *st, const vec_file_t *f)
+{
+    vec_report_t *r = &st->report;
+    char msg[VEC_MSG_MAX], got[96];
+    if (f->no_match) {
+        vec_report_file_begin(r, f->path, "-");
+        vec_report_file_failure(r, f->path, "(files): no file matches this pattern");
+        return;
+    }
+    json_t *root = vec_load_file(f->path, msg, sizeof msg);
+    if (root == NULL) {
+        vec_report_file_begin(r, f->path, "-");
+        vec_report_file_failure(r, f->path, msg);
+        return;
+    }
+    bool vectors = vec_is_vector_file(root), ha_case = conf_is_case_file(root);
+    if ((vectors && st->opt->cases_only) || (ha_case && st->opt->vectors_only)) {
+        st->skipped++;
+    } else if (vectors) {
+        vec_run_root(r, f->path, root);
+    } else if (ha_case) {
+        run_case_file(st, f->path, root);
+    } else {
+        vec_report_file_begin(r, f->path, "-");
+        vec_format(msg, sizeof msg, "schema: expected \"ratelimitly-vectors/v1\" or \"" CONF_SCHEMA_ID "\", got %s",
+                   vj_describe(json_is_object(root) ? json_object_get(root, "schema") : root, got, sizeof got));
+        vec_report_file_failure(r, f->path, msg);
+    }
+    vec_report_file_end(r);
+    json_decref(root);
+}
+
+/* The simulator's traces with expectations: none until the simulator exists
+ * (conf_sim.c). Each trace counts like a case. */
+static void run_simulator_traces(conf_state_t *st)
+{
+    static conf_sim_trace_t traces[MAX_SIM_TRACES];
+    size_t n = conf_simulator_traces(traces, MAX_SIM_TRACES);
+    if (n == 0) {
+        fflush(stdout); /* keep the terminal's order of the two streams */
+        fputs("rl-testbed: simulator traces: 0 (the simulator is not built yet)\n", stderr);
+        return;
+    }
+    vec_report_file_begin_columns(&st->report, "simulator", "sim_trace", "  check        status detail");
+    for (size_t i = 0; i < n && i < MAX_SIM_TRACES; i++) {
+        vec_case_t c;
+        memset(&c, 0, sizeof c);
+        vec_format(c.name, sizeof c.name, "%s", traces[i].name);
+        vec_format(c.id, sizeof c.id, "%s", traces[i].name);
+        vec_format(c.detail, sizeof c.detail, "%s", traces[i].detail != NULL ? traces[i].detail : "");
+        c.result = "-";
+        c.pass = traces[i].pass;
+        vec_report_row(&st->report, c.id, c.pass, c.detail);
+        vec_report_count(&st->report, &c);
+    }
+    vec_report_file_end(&st->report);
+}
+
+int conf_run(const vec_file_list_t *files, const conf_options_t *opt)
+{
+    conf_state_t *st = calloc(1, sizeof *st);
+    if (st == NULL) {
+        fputs("rl-testbed: out of memory\n", stderr);
+        return 1;
+    }
+    st->opt = opt;
+    if (!vec_report_open(&st->report, "conformance", opt->quiet, opt->junit_path)) {
+        free(st);
+        return 2;
+    }
+    for (size_t i = 0; i < files->n; i++)
+        run_file(st, &files->files[i]);
+    if (!opt->vectors_only)
+        run_simulator_traces(st);
+    fflush(stdout);
+    if (st->skipped > 0)
+        fprintf(stderr, "rl-testbed: skipped %lu file(s) (%s)\n", st->skipped,
+                opt->vectors_only ? "--vectors-only" : "--cases-only");
+    if (!opt->quiet && st->n_areas > 0) {
+        printf("\nHA cases by area:");
+        for (size_t i = 0; i < st->n_areas; i++)
+            printf(" %s %lu%s", st->areas[i], st->area_cases[i], i + 1 < st->n_areas ? "," : "\n");
+    }
+    bool junit_ok = vec_report_close(&st->report, opt->junit_path);
+    int rc = st->report.failed == 0 && junit_ok ? 0 : 1;
+    free(st);
+    return rc;
+}

@@ -1,0 +1,30 @@
+/* conf_runner.h - the `rl-testbed conformance` command: every vector file,
+ * every HA decision case and every simulator trace with expectations, one
+ * report, closing line "conformance: N passed, N failed" (conformance/README.md). */
+#ifndef CONF_RUNNER_H
+#define CONF_RUNNER_H
+
+#include <stdbool.h>
+
+#include "vec_runner.h"
+
+typedef struct {
+    bool quiet;             /* print failing rows only */
+    const char *junit_path; /* NULL: no JUnit XML */
+    bool vectors_only;      /* vector files only: no cases, no simulator traces */
+    bool cases_only;        /* HA cases and simulator traces only */
+} conf_options_t;
+
+/* Expand the command-line arguments (files, or directories: their *.json,
+ * sorted) into out; with none, the default set: the .json files of vectors/,
+ * ../shared/external/ and conformance/cases/ (relative to the
+ * current directory when ./vectors exists, else the source tree), filtered by
+ * the options. Returns false on out of memory. */
+bool conf_inputs(char **args, int n_args, const conf_options_t *opt, vec_file_list_t *out);
+
+/* Run everything and print the tables and the closing line. Returns the exit
+ * status: 0 when all passed, 1 on a failure, 2 when the JUnit file cannot be
+ * created. */
+int conf_run(const vec_file_list_t *files, const conf_options_t *opt);
+
+#endif /* CONF_RUNNER_H */

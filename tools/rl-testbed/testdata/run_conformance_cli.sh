@@ -1,0 +1,129 @@
+#!/bin/sh
+# usage: run_conformance_cli.sh RL_TESTBED TESTDATA_DIR CASES_DIR
+#
+# The `rl-testbed conformance` command line: help and usage errors (exit 2),
+# file and directory arguments classified by schema, --vectors-only and
+# --cases-only, default discovery, --junit, and the closing line.
+set -u
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+dir=$(cd "$2" && pwd)
+cases=$(cd "$3" && pwd)
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+checks=0
+failures=0
+
+fail() {
+    failures=$((failures + 1))
+    echo "FAIL $1"
+    sed 's/^/    | /' "$tmp/out" "$tmp/err"
+}
+
+# expect NAME STATUS STREAM TEXT -- ARGS...
+expect() {
+    name=$1 status=$2 stream=$3 text=$4
+    shift 5
+    checks=$((checks + 1))
+    "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" -ne "$status" ]; then
+        fail "$name: exit status $rc, want $status"
+    elif ! grep -qF -- "$text" "$tmp/$stream"; then
+        fail "$name: $stream lacks: $text"
+    else
+        echo "ok   $name"
+    fi
+}
+
+last_line() {
+    checks=$((checks + 1))
+    last=$(tail -n 1 "$tmp/out")
+    if [ "$last" != "$2" ]; then fail "$1: last line '$last', want '$2'"; else echo "ok   $1"; fi
+}
+
+n_cases=$(ls "$cases"/*.json | wc -l | tr -d ' ')
+good_case="$cases/rule4_oldest_selected_immediately.json"
+
+expect "--help lists conformance" 0 out "conformance" -- --help
+expect "conformance --help" 0 out "usage: rl-testbed conformance [CASE_OR_DIR...] [--junit FILE] [--vectors-only|--cases-only]" -- conformance --help
+expect "--help names the simulator hook" 0 out "the simulator does not exist yet" -- conformance --help
+expect "unknown option" 2 err "rl-testbed: unknown option '--frobnicate'" -- conformance --frobnicate
+expect "unknown option shows usage" 2 err "usage: rl-testbed conformance" -- conformance --frobnicate
+expect "--junit without FILE" 2 err "rl-testbed: missing FILE after '--junit'" -- conformance --junit
+expect "both filters" 2 err "--vectors-only and --cases-only exclude each other" -- conformance --vectors-only --cases-only
+
+expect "cases directory" 0 out "conformance: $n_cases passed, 0 failed" -- conformance "$cases"
+last_line "cases directory: closing line" "conformance: $n_cases passed, 0 failed"
+expect "a case table has check rows" 0 out "  sends        PASS" -- conformance "$good_case"
+expect "area summary" 0 out "HA cases by area: 9.3.3 1" -- conformance "$good_case"
+expect "simulator hook reports zero traces" 0 err "simulator traces: 0 (the simulator is not built yet)" -- \
+    conformance "$good_case"
+
+# A vector file and a case: 2 vector tests + 1 case.
+expect "vector file and case" 0 out "conformance: 3 passed, 0 failed" -- conformance "$dir/good/ids.json" "$good_case"
+expect "--vectors-only skips cases" 0 out "conformance: 2 passed, 0 failed" -- conformance --vectors-only \
+    "$dir/good/ids.json" "$good_case"
+expect "--vectors-only says so" 0 err "skipped 1 file(s) (--vectors-only)" -- conformance --vectors-only \
+    "$dir/good/ids.json" "$good_case"
+expect "--cases-only skips vectors" 0 out "conformance: 1 passed, 0 failed" -- conformance --cases-only \
+    "$dir/good/ids.json" "$good_case"
+
+echo '{"schema": "something-else/v1"}' >"$tmp/other.json"
+expect "unknown schema" 1 out 'other.json: schema: expected "ratelimitly-vectors/v1" or "ratelimitly-ha-case/v1", got string "something-else/v1"' -- \
+    conformance "$tmp/other.json"
+mkdir "$tmp/empty_dir"
+expect "empty directory fails" 1 out "empty_dir/*.json: (files): no file matches this pattern" -- conformance "$tmp/empty_dir"
+expect "one failing case fails the run" 1 out "decision_at  FAIL   want 4 got 3" -- conformance "$good_case" \
+    "$dir/bad_cases/wrong_decision_time.json"
+last_line "one failing case: closing line" "conformance: 1 passed, 1 failed"
+
+# Default discovery: vectors/, ../shared/external/, conformance/cases/ of the current directory.
+mkdir -p "$tmp/tree/vectors" "$tmp/tree/conformance/cases" "$tmp/shared/external"
+cp "$dir/good/ids.json" "$tmp/tree/vectors/a.json"
+cp "$dir/good/server_id.json" "$tmp/shared/external/b.json"
+cp "$good_case" "$tmp/tree/conformance/cases/c.json"
+checks=$((checks + 1))
+(cd "$tmp/tree" && "$bin" conformance >"$tmp/out" 2>"$tmp/err")
+order=$(grep -E '^[^ ].*\.json \[' "$tmp/out" | cut -d' ' -f1 | tr '\n' ' ')
+if [ "$order" != "vectors/a.json ../shared/external/b.json conformance/cases/c.json " ]; then
+    fail "default discovery order: got '$order'"
+else
+    echo "ok   default discovery order"
+fi
+last_line "default discovery: closing line" "conformance: 5 passed, 0 failed"
+rm "$tmp/tree/conformance/cases/c.json"
+(cd "$tmp/tree" && "$bin" conformance >"$tmp/out" 2>"$tmp/err")
+checks=$((checks + 1))
+if grep -qF "conformance/cases/*.json: (files): no file matches this pattern" "$tmp/out"; then
+    echo "ok   default discovery: empty conformance/cases/ is a failure"
+else
+    fail "default discovery: empty conformance/cases/ is a failure"
+fi
+
+# JUnit XML.
+expect "--junit names the file" 1 err "rl-testbed: JUnit XML written to $tmp/junit.xml" -- conformance \
+    --junit "$tmp/junit.xml" "$good_case" "$dir/bad_cases/wrong_outcome.json" "$dir/good/ids.json"
+last_line "--junit: closing line last" "conformance: 3 passed, 1 failed"
+for text in '<testsuites name="rl-testbed conformance">' \
+    '<testcase classname="ha_case 9.3.3" name="rule4_oldest_selected_immediately"/>' \
+    '<failure message="outcome: want denied got allowed"/>' \
+    '<testcase classname="bucket_id" name="tcId 1"/>'; do
+    checks=$((checks + 1))
+    if grep -qF -- "$text" "$tmp/junit.xml"; then echo "ok   junit has $text"; else
+        failures=$((failures + 1))
+        echo "FAIL junit lacks $text"
+        sed 's/^/    | /' "$tmp/junit.xml"
+    fi
+done
+if command -v python3 >/dev/null 2>&1; then
+    checks=$((checks + 1))
+    if python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$tmp/junit.xml"; then
+        echo "ok   junit is well-formed XML"
+    else
+        failures=$((failures + 1))
+        echo "FAIL junit is not well-formed XML"
+    fi
+fi
+
+echo "run_conformance_cli: $checks checks, $failures failed"
+[ "$failures" -eq 0 ]
