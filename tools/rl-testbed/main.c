@@ -6,6 +6,9 @@
 
 #include "conf_runner.h"
 #include "vec_runner.h"
+#ifdef RL_WITH_SIM
+#include "sim_cmd.h"
+#endif
 
 #define EXIT_USAGE 2
 
@@ -23,6 +26,9 @@ static int cmd_conformance(int argc, char **argv);
 static const command_t commands[] = {
     {"vectors", cmd_vectors, "run known-answer vector files (schema ratelimitly-vectors/v1)"},
     {"conformance", cmd_conformance, "the conformance gate: every vector file, HA decision case and simulator trace"},
+#ifdef RL_WITH_SIM
+    {"sim", rl_cmd_sim, "run simulator traces (docs/traces.md): the client core against simulated servers"},
+#endif
 };
 
 static void usage(FILE *f)
