@@ -40,7 +40,7 @@ typedef enum {
     SIM_SRV_REPORT = 2,           /* latency report applied, no response */
     SIM_SRV_DROP_MALFORMED = 3,   /* framing, sizes, reserved fields, unknown PDU */
     SIM_SRV_DROP_AUTH = 4,        /* auth type, cookie, AES tag */
-    SIM_SRV_DROP_TENANT = 5,      /* unknown key_id or tenant_mgmt_flag != 0 */
+    SIM_SRV_DROP_TENANT = 5,      /* unknown key_id or tenant_mgmt_flag = 1 (2..255: malformed) */
     SIM_SRV_DROP_STALE = 6,       /* time_stamp outside the freshness window */
     SIM_SRV_DROP_DEDUP_TTL = 7,   /* dedup_ttl_ms 0 or above the key's cap */
     SIM_SRV_DROP_QUOTA = 8,       /* bucket/tracker count, buffer_size or window over quota */
@@ -79,7 +79,9 @@ typedef struct {
     uint64_t dedup_hits, dedup_misses;
     uint64_t dedup_evicted_capacity;   /* live entries pushed out by the capacity */
     uint64_t dedup_lost_degraded;      /* live entries lost to degraded mode */
-    uint64_t dedup_live_max;           /* peak live entries (utilization = / capacity) */
+    uint64_t dedup_live_max;           /* peak occupied entries (utilization = / capacity) */
+    uint64_t dedup_reprocessed;        /* fresh decisions for a key whose entry was lost (degraded)
+                                          or evicted (capacity) inside its window */
     double dedup_hit_age_sum;          /* sum over hits of age / accepted TTL (0..1) */
     uint64_t labels_overflowed;
 } sim_server_stats_t;
@@ -108,7 +110,10 @@ void sim_server_set_steering(sim_server_t *s, sim_steer_mode_t mode, double chan
 
 /* Handle one datagram received at server-local time now_ms. On ANSWERED or
  * REPLAYED the response is written to out (out_cap >= 1200) and *out_len set;
- * otherwise *out_len = 0. result may be NULL. Never reads past len. */
+ * otherwise *out_len = 0 (also when out is NULL or smaller than the response:
+ * the decision stands, the bytes are lost). result may be NULL. Never reads
+ * past len. The model and the order of checks are documented at the top of
+ * sim_server.c. */
 sim_server_verdict_t sim_server_handle(sim_server_t *s, uint64_t now_ms, const uint8_t *in, size_t len,
                                        uint8_t *out, size_t out_cap, size_t *out_len,
                                        sim_server_result_t *result);

@@ -1,0 +1,323 @@
+/* sim_server.c - the reference r-server model (contract: sim_server.h).
+ *
+ * ==== Server model (docs/traces.md "Server model" copies this text) ====
+ *
+ * The model speaks real bytes with its own decoder/encoder and OpenSSL, and
+ * shares no code with the client codec, so each checks the other. Any drop is
+ * a blackhole (wire_protocol.md "Auth Header"): no reply and no state change.
+ *
+ * Order of checks for one datagram (the first failure names the verdict):
+ *  1. Framing, MALFORMED: at most 1200 bytes; Tenant TLV 0x4C52 size 40,
+ *     padding 0, steering_feedback and tenant_mgmt_flag 0 or 1; auth TLV
+ *     header inside the datagram with the exact size of a known type; a PDU
+ *     header after it.
+ *  2. TENANT: tenant_mgmt_flag = 1 (the model has no administrative key, so
+ *     admin traffic is never authenticated), then an unknown key_id.
+ *  3. AUTH: auth TLV type other than the key's mode (rl-none -> 0x414E,
+ *     rl-cookie -> 0x4143, rl-aes -> 0x4541), cookie not equal (constant
+ *     time), AES-256-GCM tag not verifying over AAD = tenant TLV || auth type
+ *     || auth size || nonce.
+ *  4. MALFORMED: the plaintext PDU - pdu_size equal to the bytes left, type
+ *     RT or LR (anything else, responses included, is dropped), reserved and
+ *     padding fields 0 (guard current_latency is ignored), blocks inside
+ *     pdu_size, LR pdu_size = 12 + 36n, RT TLVs an exact sequence, a metrics
+ *     label well formed.
+ *  5. STALE: |server_now - time_stamp| > freshness_ms (when freshness_ms > 0;
+ *     equal is fresh). Reports are checked too.
+ *  6. Latency Report: validated as a whole (quota, mismatch), then every
+ *     sample recorded: REPORT. Reports have no dedup and no response.
+ *  7. Rate Request, DEDUP_TTL: dedup_ttl_ms 0 or above the key's
+ *     dedup_ttl_ms_max. The accepted TTL is min(dedup_ttl_ms, listener cap).
+ *  8. Dedup lookup by (pdu_type, tenant_mgmt_flag, key_id, unique_id): a live
+ *     entry replays its cached response bytes exactly (REPLAYED), whatever
+ *     its decision was (allow or deny) and whatever the duplicate's body.
+ *  9. Validation (before any guard is evaluated or state created): every
+ *     resource window_size_ms 0 (MALFORMED) or above rate_window_size_ms_max
+ *     (QUOTA); a live bucket or tracker presented with other settings, or two
+ *     blocks of one PDU with one id and different settings (MISMATCH); every
+ *     guard buffer_size above latency_buffer_size_max (QUOTA); new entries
+ *     beyond rate_buckets_max / latency_services_max live entries (QUOTA).
+ * 10. Decision and commit: ANSWERED; the response is cached for the accepted
+ *     TTL.
+ *
+ * Rate buckets: fixed windows. The window of time t is [t - t % W, that + W)
+ * with W = window_size_ms on the server clock, so windows are aligned to
+ * multiples of W. Why: it is simple, deterministic (no refill arithmetic or
+ * rounding), and it makes over-consumption exactly measurable - the oracle
+ * and the metrics sum tokens granted per (bucket, window) and compare with
+ * rate_limit, and a single server can never exceed it. A bucket entry
+ * (key_id, bucket_id) binds window_size_ms and rate_limit, counts the tokens
+ * consumed in its window and lives until that window ends ("window_size_ms
+ * determines when inactive rate state expires"); in the next window it
+ * starts from 0 and the binding may change.
+ *   For block i: left = max(0, rate_limit - consumed - tokens of earlier
+ *   blocks of the same bucket_id in this request), deficit = max(0,
+ *   tokens_requested - left): the tokens that could not be granted for that
+ *   resource, 0 for a resource with room even when another resource or a
+ *   guard denied. actual_rate = tokens consumed in the current window after
+ *   the decision. The request is allowed when every guard passes and every
+ *   deficit is 0; then every resource consumes its tokens, otherwise none
+ *   does (all-or-nothing across resources and guards). A validated request
+ *   establishes or refreshes each of its buckets and trackers whatever the
+ *   decision (a new bucket with 0 consumed), so its settings stay bound for
+ *   the rest of the window.
+ *
+ * Latency trackers (key_id, latency_tracker_id) bind ttl_ms, max_samples,
+ * buffer_size and min_sample_threshold and keep the last min(buffer_size,
+ * max_samples) samples (value, arrival time). current_latency is the minimum
+ * of the samples younger than ttl_ms (a sample arriving at t counts while
+ * now < t + ttl_ms), reported only when at least min_sample_threshold such
+ * samples exist, else 0 (also with no samples at all). A guard fails when
+ * current_latency >= latency_threshold (so a threshold of 0 always fails),
+ * and any failing guard denies. A guard or report touching a tracker keeps it
+ * live until now + ttl_ms; an expired tracker forgets its samples and binding.
+ * A report applies every block or none: a mismatch or quota failure in any
+ * block drops the whole report; blocks repeating an id add one sample each.
+ *
+ * Quotas (wire_protocol.md "Quota Enforcement Semantics"): counted per key
+ * over live entries (expired ones are swept before a refusal); a refused
+ * request or report changes nothing. Metrics labels: the first
+ * metrics_labels_max distinct labels of a key are accounted as themselves,
+ * later new ones as "overflow" (stats.labels_overflowed); the request is
+ * processed either way.
+ *
+ * Dedup cache: entries in insertion order, each holding the exact response
+ * datagram, live until inserted + accepted TTL (a duplicate at exactly that
+ * time is processed afresh). dedup_capacity bounds the occupied slots; a new
+ * entry at capacity evicts the oldest (stats.dedup_evicted_capacity when it
+ * was still live). Degraded mode: a found entry is lost with probability
+ * loss_p (stats.dedup_lost_degraded) and the request is processed again;
+ * such a fresh decision, and one for a key evicted inside its window, counts
+ * in stats.dedup_reprocessed. Memory per entry: about 72 bytes of slot, the
+ * response buffer (>= 256 bytes, reused), 40 bytes of index and ghosts; the
+ * ring grows by doubling up to the capacity.
+ *
+ * Response (wire_protocol.md "rate_response PDU"): the request modified in
+ * place - key_id := server_id, steering_feedback per the steering mode (keep
+ * 1, change 0, random 0 with probability steer_change_p), pdu_type RR, zero
+ * where dedup_ttl_ms was, guard current_latency filled, resource
+ * rate_limit := actual_rate and tokens_requested := deficit, request TLVs
+ * omitted; time_stamp and unique_id are kept. AES responses use a fresh
+ * nonce from the server's random stream.
+ *
+ * server_id = (server_start_s - 1735689600) << 23 | listener_id << 15 |
+ * node_id. A restart takes a new start time and loses every dedup entry,
+ * bucket, tracker and label; tenants, statistics and the degraded and
+ * steering settings are kept (they are faults of the host, not state).
+ *
+ * Choices the specification leaves open: datagrams over 1200 bytes are
+ * malformed; every padding field is required to be zero (the model checks the
+ * client); the first metrics-label TLV is the label, unknown request TLVs are
+ * skipped; tenant_mgmt_flag 2..255 is malformed; an ADD of a known key_id
+ * replaces its credential and quotas but keeps its buckets and trackers;
+ * min_sample_threshold ("minimum insertion rate") is a count of live samples;
+ * the server never compares a duplicate's body with the original's; an
+ * allocation failure while creating state drops the request as QUOTA.
+ *
+ * Cost: one handle copies the datagram once, does O(blocks) table probes and
+ * at most two AES operations; the tables allocate only when they grow
+ * (sim/bench/bench_sim_server counts allocations per datagram: 0). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/crypto.h>
+
+#include "sim_server_int.h"
+
+#define DEFAULT_DEDUP_CAPACITY 65536u
+#define DEFAULT_DEDUP_TTL_CAP_MS 2000u
+
+/* ---- tenants ------------------------------------------------------------------ */
+
+static size_t tenant_slot(uint64_t key_id, size_t cap) {
+    uint64_t h = key_id * 0x9E3779B97F4A7C15ull;
+    return (size_t)(h >> 32) & (cap - 1);
+}
+
+srv_tenant_t *srv_tenant_find(const sim_server_t *s, uint64_t key_id) {
+    for (size_t i = tenant_slot(key_id, s->tenant_cap); s->tenants[i] != NULL; i = (i + 1) & (s->tenant_cap - 1)) {
+        if (s->tenants[i]->key_id == key_id) {
+            return s->tenants[i];
+        }
+    }
+    return NULL;
+}
+
+static int tenant_table_grow(sim_server_t *s) {
+    size_t cap = s->tenant_cap * 2u;
+    srv_tenant_t **fresh = calloc(cap, sizeof *fresh);
+    if (fresh == NULL) {
+        return -1;
+    }
+    for (size_t i = 0; i < s->tenant_cap; i++) {
+        if (s->tenants[i] != NULL) {
+            size_t j = tenant_slot(s->tenants[i]->key_id, cap);
+            while (fresh[j] != NULL) {
+                j = (j + 1) & (cap - 1);
+            }
+            fresh[j] = s->tenants[i];
+        }
+    }
+    free(s->tenants);
+    s->tenants = fresh;
+    s->tenant_cap = cap;
+    return 0;
+}
+
+static srv_tenant_t *tenant_create(sim_server_t *s, uint64_t key_id) {
+    if ((s->n_tenants + 1) * 2u > s->tenant_cap && tenant_table_grow(s) != 0) {
+        return NULL;
+    }
+    srv_tenant_t *t = calloc(1, sizeof *t);
+    if (t == NULL) {
+        return NULL;
+    }
+    t->key_id = key_id;
+    size_t i = tenant_slot(key_id, s->tenant_cap);
+    while (s->tenants[i] != NULL) {
+        i = (i + 1) & (s->tenant_cap - 1);
+    }
+    s->tenants[i] = t;
+    s->n_tenants++;
+    return t;
+}
+
+static uint16_t auth_tlv_of(r_auth_type_t type) {
+    switch (type) {
+    case R_AUTH_COOKIE: return SRV_TLV_AUTH_COOKIE;
+    case R_AUTH_AES: return SRV_TLV_AUTH_AES;
+    default: return SRV_TLV_AUTH_NONE;
+    }
+}
+
+/* Upsert (wire_protocol.md "ADD Tenant": "completely replaces existing
+ * configuration"). Runtime state of the key (buckets, trackers) is kept. */
+int sim_server_add_tenant(sim_server_t *s, const char *credential) {
+    r_auth_key_info_t info;
+    if (s == NULL || credential == NULL || r_client_parse_auth_key(credential, 0, &info) != RCLIENT_OK) {
+        return -1;
+    }
+    srv_tenant_t *t = srv_tenant_find(s, info.key_id);
+    if (t == NULL && (t = tenant_create(s, info.key_id)) == NULL) {
+        OPENSSL_cleanse(&info, sizeof info);
+        return -1;
+    }
+    t->auth_tlv = auth_tlv_of(info.type);
+    memcpy(t->secret, info.secret, SRV_SECRET_LEN);
+    t->quotas = info.quotas;
+    OPENSSL_cleanse(&info, sizeof info);
+    if (t->auth_tlv == SRV_TLV_AUTH_AES && srv_auth_key(t) != 0) {
+        t->auth_tlv = 0; /* unusable key: every packet fails auth */
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- lifecycle ------------------------------------------------------------------- */
+
+static void resolve_params(sim_server_params_t *p) {
+    if (p->dedup_capacity == 0) {
+        p->dedup_capacity = DEFAULT_DEDUP_CAPACITY;
+    }
+    if (p->dedup_ttl_cap_ms == 0) {
+        p->dedup_ttl_cap_ms = DEFAULT_DEDUP_TTL_CAP_MS;
+    }
+}
+
+sim_server_t *sim_server_new(const sim_server_params_t *params, const sim_rng_t *rng) {
+    uint64_t id = 0;
+    if (params == NULL || rng == NULL ||
+        r_client_encode_server_id(params->server_start_s, params->listener_id, params->node_id, &id) != RCLIENT_OK) {
+        return NULL;
+    }
+    sim_server_t *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        return NULL;
+    }
+    s->params = *params;
+    resolve_params(&s->params);
+    s->server_id = id;
+    s->rng = *rng;
+    s->steer_mode = params->steer_mode;
+    s->steer_change_p = params->steer_change_p;
+    s->tenant_cap = 8;
+    s->tenants = calloc(s->tenant_cap, sizeof *s->tenants);
+    srv_table_init(&s->buckets, sizeof(srv_bucket_t), srv_on_remove_bucket, s);
+    srv_table_init(&s->trackers, sizeof(srv_tracker_t), srv_on_remove_tracker, s);
+    srv_table_init(&s->labels, sizeof(srv_entry_hdr_t), srv_on_remove_label, s);
+    if (s->tenants == NULL || srv_dedup_init(&s->dedup, s->params.dedup_capacity) != 0) {
+        free(s->tenants);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void sim_server_free(sim_server_t *s) {
+    if (s == NULL) {
+        return;
+    }
+    srv_table_free(&s->buckets); /* before the tenants: the hooks look them up */
+    srv_table_free(&s->trackers);
+    srv_table_free(&s->labels);
+    srv_dedup_free(&s->dedup);
+    for (size_t i = 0; i < s->tenant_cap; i++) {
+        if (s->tenants[i] != NULL) {
+            srv_auth_release(s->tenants[i]);
+            free(s->tenants[i]);
+        }
+    }
+    free(s->tenants);
+    free(s);
+}
+
+uint64_t sim_server_id(const sim_server_t *s) {
+    return s == NULL ? 0 : s->server_id;
+}
+
+int sim_server_restart(sim_server_t *s, uint64_t new_start_s) {
+    uint64_t id = 0;
+    if (s == NULL ||
+        r_client_encode_server_id(new_start_s, s->params.listener_id, s->params.node_id, &id) != RCLIENT_OK) {
+        return -1;
+    }
+    s->params.server_start_s = new_start_s;
+    s->server_id = id;
+    srv_table_clear(&s->buckets);
+    srv_table_clear(&s->trackers);
+    srv_table_clear(&s->labels);
+    srv_dedup_clear(&s->dedup);
+    return 0;
+}
+
+void sim_server_set_dedup_degraded(sim_server_t *s, double loss_p, uint32_t capacity) {
+    if (s == NULL) {
+        return;
+    }
+    s->dedup_loss_p = loss_p > 0.0 ? loss_p : 0.0;
+    if (capacity == 0 && s->dedup_loss_p == 0.0) {
+        capacity = s->params.dedup_capacity; /* healthy again */
+    }
+    if (capacity != 0) {
+        srv_dedup_set_capacity(&s->dedup, capacity, s->now_ms);
+        s->stats.dedup_evicted_capacity = s->dedup.evicted;
+    }
+}
+
+void sim_server_set_steering(sim_server_t *s, sim_steer_mode_t mode, double change_p) {
+    if (s != NULL) {
+        s->steer_mode = mode;
+        s->steer_change_p = change_p;
+    }
+}
+
+const sim_server_stats_t *sim_server_stats(const sim_server_t *s) {
+    return s == NULL ? NULL : &s->stats;
+}
+
+const char *sim_server_verdict_name(sim_server_verdict_t v) {
+    static const char *const names[SIM_SRV_VERDICTS] = {
+        "answered", "replayed", "report", "drop_malformed", "drop_auth",
+        "drop_tenant", "drop_stale", "drop_dedup_ttl", "drop_quota", "drop_mismatch"};
+    return (unsigned)v < SIM_SRV_VERDICTS ? names[v] : "unknown";
+}

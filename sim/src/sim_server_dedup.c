@@ -1,0 +1,241 @@
+/* sim_server_dedup.c - deduplication cache: insertion-ordered ring plus an
+ * open-addressing index (see sim_server_dedup.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_server_codec.h"
+#include "sim_server_dedup.h"
+
+#define DD_MIN_PHYS 64u
+#define DD_MIN_RESP 256u
+
+static uint64_t key_hash(const srv_dd_key_t *k) {
+    uint64_t h = k->key_id * 0x9E3779B97F4A7C15ull;
+    h ^= srv_ld64(k->unique_id) + 0x632BE59BD9B4E019ull * ((uint64_t)k->pdu_type << 8 | k->tenant_mgmt_flag);
+    h ^= srv_ld64(k->unique_id + 8) * 0xC2B2AE3D27D4EB4Full;
+    h ^= h >> 30;
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 27;
+    h *= 0x94D049BB133111EBull;
+    return h ^ (h >> 31);
+}
+
+static bool key_equal(const srv_dd_slot_t *s, const srv_dd_key_t *k, uint64_t h) {
+    return s->hash == h && s->key_id == k->key_id && s->pdu_type == k->pdu_type &&
+           s->tenant_mgmt_flag == k->tenant_mgmt_flag && memcmp(s->unique_id, k->unique_id, 16) == 0;
+}
+
+/* ---- index -------------------------------------------------------------- */
+
+static void index_put(srv_dedup_t *d, uint32_t pos) {
+    uint32_t i = (uint32_t)d->ring[pos].hash & d->index_mask;
+    while (d->index[i] != 0) {
+        i = (i + 1) & d->index_mask;
+    }
+    d->index[i] = pos + 1;
+}
+
+static bool home_between(uint32_t i, uint32_t j, uint32_t k) {
+    return i <= j ? (i < k && k <= j) : (i < k || k <= j);
+}
+
+/* Backward-shift deletion of the index entry that points at pos. */
+static void index_del(srv_dedup_t *d, uint32_t pos) {
+    uint32_t m = d->index_mask;
+    uint32_t i = (uint32_t)d->ring[pos].hash & m;
+    while (d->index[i] != pos + 1) {
+        i = (i + 1) & m;
+    }
+    for (uint32_t j = (i + 1) & m; d->index[j] != 0; j = (j + 1) & m) {
+        uint32_t home = (uint32_t)d->ring[d->index[j] - 1].hash & m;
+        if (!home_between(i, j, home)) {
+            d->index[i] = d->index[j];
+            i = j;
+        }
+    }
+    d->index[i] = 0;
+}
+
+/* ---- ring ------------------------------------------------------------- */
+
+/* (Re)allocate ring, index and ghosts for phys slots; the occupied slots move
+ * to positions 0..count-1 in order and keep their buffers. */
+static int resize(srv_dedup_t *d, uint32_t phys) {
+    uint32_t isize = 1;
+    while (isize < 2u * phys) {
+        isize <<= 1;
+    }
+    srv_dd_slot_t *ring = calloc(phys, sizeof *ring);
+    uint32_t *index = calloc(isize, sizeof *index);
+    srv_dd_ghost_t *ghosts = calloc(isize, sizeof *ghosts);
+    if (ring == NULL || index == NULL || ghosts == NULL) {
+        free(ring);
+        free(index);
+        free(ghosts);
+        return -1;
+    }
+    for (uint32_t k = 0; k < d->phys; k++) { /* every old slot, so no buffer leaks */
+        ring[k] = d->ring[(d->head + k) % d->phys];
+    }
+    for (uint32_t g = 0; d->ghosts != NULL && g <= d->index_mask; g++) {
+        if (d->ghosts[g].expiry_ms != 0) {
+            ghosts[d->ghosts[g].fp & (isize - 1)] = d->ghosts[g];
+        }
+    }
+    free(d->ring);
+    free(d->index);
+    free(d->ghosts);
+    d->ring = ring;
+    d->index = index;
+    d->ghosts = ghosts;
+    d->index_mask = isize - 1;
+    d->phys = phys;
+    d->head = 0;
+    for (uint32_t k = 0; k < d->count; k++) {
+        if (ring[k].live) {
+            index_put(d, k);
+        }
+    }
+    return 0;
+}
+
+int srv_dedup_init(srv_dedup_t *d, uint32_t capacity) {
+    memset(d, 0, sizeof *d);
+    d->capacity = capacity == 0 ? 1u : capacity;
+    return resize(d, d->capacity < DD_MIN_PHYS ? d->capacity : DD_MIN_PHYS);
+}
+
+void srv_dedup_free(srv_dedup_t *d) {
+    for (uint32_t k = 0; k < d->phys; k++) {
+        free(d->ring[k].resp);
+    }
+    free(d->ring);
+    free(d->index);
+    free(d->ghosts);
+    memset(d, 0, sizeof *d);
+}
+
+void srv_dedup_clear(srv_dedup_t *d) {
+    for (uint32_t k = 0; k < d->phys; k++) {
+        d->ring[k].live = 0;
+    }
+    memset(d->index, 0, ((size_t)d->index_mask + 1) * sizeof *d->index);
+    memset(d->ghosts, 0, ((size_t)d->index_mask + 1) * sizeof *d->ghosts);
+    d->head = 0;
+    d->count = 0;
+}
+
+void srv_dedup_kill(srv_dedup_t *d, srv_dd_slot_t *s) {
+    if (s->live) {
+        index_del(d, (uint32_t)(s - d->ring));
+        s->live = 0;
+    }
+}
+
+srv_dd_slot_t *srv_dedup_lookup(srv_dedup_t *d, const srv_dd_key_t *key, uint64_t now_ms) {
+    uint64_t h = key_hash(key);
+    for (uint32_t i = (uint32_t)h & d->index_mask; d->index[i] != 0; i = (i + 1) & d->index_mask) {
+        srv_dd_slot_t *s = &d->ring[d->index[i] - 1];
+        if (key_equal(s, key, h)) {
+            if (now_ms >= s->expiry_ms) {
+                srv_dedup_kill(d, s);
+                return NULL;
+            }
+            return s;
+        }
+    }
+    return NULL;
+}
+
+bool srv_dedup_ghost_hit(srv_dedup_t *d, const srv_dd_key_t *key, uint64_t now_ms) {
+    uint64_t fp = key_hash(key);
+    srv_dd_ghost_t *g = &d->ghosts[fp & d->index_mask];
+    if (g->expiry_ms == 0 || g->fp != fp) {
+        return false;
+    }
+    bool hit = now_ms < g->expiry_ms;
+    memset(g, 0, sizeof *g);
+    return hit;
+}
+
+/* Free the head slot. A live entry still inside its window is an eviction:
+ * counted, and remembered as a ghost. */
+static void pop_head(srv_dedup_t *d, uint64_t now_ms) {
+    srv_dd_slot_t *s = &d->ring[d->head];
+    if (s->live) {
+        if (now_ms < s->expiry_ms) {
+            d->evicted++;
+            srv_dd_ghost_t *g = &d->ghosts[s->hash & d->index_mask];
+            g->fp = s->hash;
+            g->expiry_ms = s->expiry_ms;
+        }
+        srv_dedup_kill(d, s);
+    }
+    d->head = (d->head + 1) % d->phys;
+    d->count--;
+}
+
+/* Reclaim head slots that are killed or expired: they cost no eviction. */
+static void reclaim(srv_dedup_t *d, uint64_t now_ms) {
+    while (d->count > 0 && (!d->ring[d->head].live || now_ms >= d->ring[d->head].expiry_ms)) {
+        pop_head(d, now_ms);
+    }
+}
+
+void srv_dedup_set_capacity(srv_dedup_t *d, uint32_t capacity, uint64_t now_ms) {
+    d->capacity = capacity == 0 ? 1u : capacity;
+    reclaim(d, now_ms);
+    while (d->count > d->capacity) {
+        pop_head(d, now_ms);
+    }
+}
+
+static int store_bytes(srv_dd_slot_t *s, const uint8_t *resp, size_t len) {
+    if (len > s->resp_cap) {
+        size_t cap = len < DD_MIN_RESP ? DD_MIN_RESP : len;
+        uint8_t *b = realloc(s->resp, cap);
+        if (b == NULL) {
+            return -1;
+        }
+        s->resp = b;
+        s->resp_cap = (uint16_t)cap;
+    }
+    memcpy(s->resp, resp, len);
+    s->resp_len = (uint16_t)len;
+    return 0;
+}
+
+int srv_dedup_insert(srv_dedup_t *d, const srv_dd_key_t *key, uint64_t now_ms, uint32_t ttl_ms,
+                     const uint8_t *resp, size_t len, bool allowed) {
+    if (len > SRV_MAX_DATAGRAM) {
+        return -1;
+    }
+    reclaim(d, now_ms);
+    while (d->count >= d->capacity) {
+        pop_head(d, now_ms);
+    }
+    if (d->count == d->phys) {
+        uint32_t phys = d->phys * 2u < d->capacity ? d->phys * 2u : d->capacity;
+        if (resize(d, phys) != 0) {
+            return -1;
+        }
+    }
+    uint32_t pos = (d->head + d->count) % d->phys;
+    srv_dd_slot_t *s = &d->ring[pos];
+    if (store_bytes(s, resp, len) != 0) {
+        return -1;
+    }
+    s->key_id = key->key_id;
+    memcpy(s->unique_id, key->unique_id, 16);
+    s->pdu_type = key->pdu_type;
+    s->tenant_mgmt_flag = key->tenant_mgmt_flag;
+    s->hash = key_hash(key);
+    s->inserted_ms = now_ms;
+    s->ttl_ms = ttl_ms;
+    s->expiry_ms = now_ms + ttl_ms;
+    s->live = 1;
+    s->allowed = allowed ? 1u : 0u;
+    d->count++;
+    index_put(d, pos);
+    return 0;
+}

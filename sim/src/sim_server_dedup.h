@@ -1,0 +1,96 @@
+/* sim_server_dedup.h - the reference server's deduplication cache
+ * (wire_protocol.md "unique_id" Deduplication Key, "Deduplication Health
+ * Model"; r-client-ha-design.md 11 items 1-3). Private to the server.
+ *
+ * Entries sit in a ring in insertion order (the oldest at the head) and are
+ * found through an open-addressing index keyed by (pdu_type,
+ * tenant_mgmt_flag, key_id, unique_id). Each holds the exact response bytes
+ * it answered with, in a per-slot buffer that is kept and reused (grown only
+ * for a larger response), so steady state allocates nothing.
+ *
+ * capacity bounds the occupied slots: an entry leaves its slot when it
+ * reaches the head expired (or killed), or is evicted as the oldest when a
+ * new entry needs room. An entry that expired behind an older, longer-lived
+ * one keeps its slot until it reaches the head (it is no longer found).
+ *
+ * Ghosts: a live entry evicted for capacity leaves a fingerprint with its
+ * expiry in a direct-mapped table, so a later duplicate within its window can
+ * be counted as reprocessed. A colliding newer ghost overwrites an older one
+ * (the count can only be low, never high).
+ *
+ * Memory per slot: 72 bytes of slot + the response buffer (>= 256 bytes,
+ * at most 1200) + 8 bytes of index + 32 bytes of ghosts (both tables have
+ * 2 entries per slot); the ring grows by doubling up to the capacity. */
+#ifndef SIM_SERVER_DEDUP_H
+#define SIM_SERVER_DEDUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    uint64_t key_id;
+    const uint8_t *unique_id;   /* 16 bytes */
+    uint16_t pdu_type;
+    uint8_t tenant_mgmt_flag;
+} srv_dd_key_t;
+
+typedef struct {
+    uint64_t key_id;
+    uint8_t unique_id[16];
+    uint64_t hash;              /* 64-bit key hash: index uses the low 32 bits, ghosts all 64 */
+    uint64_t inserted_ms;
+    uint64_t expiry_ms;         /* live while now < expiry_ms */
+    uint8_t *resp;
+    uint32_t ttl_ms;            /* accepted dedup TTL */
+    uint16_t pdu_type;
+    uint16_t resp_len;
+    uint16_t resp_cap;
+    uint8_t tenant_mgmt_flag;
+    uint8_t live;               /* in the index */
+    uint8_t allowed;            /* the cached response's decision */
+} srv_dd_slot_t;
+
+typedef struct {
+    uint64_t fp;
+    uint64_t expiry_ms;
+} srv_dd_ghost_t;
+
+typedef struct {
+    srv_dd_slot_t *ring;
+    uint32_t phys;              /* allocated slots */
+    uint32_t head, count;       /* occupied slots: head .. head+count-1 (mod phys) */
+    uint32_t capacity;          /* bound on count */
+    uint32_t *index;            /* ring position + 1; 0 = empty */
+    uint32_t index_mask;
+    srv_dd_ghost_t *ghosts;     /* index_mask + 1 entries */
+    uint64_t evicted;           /* live entries evicted for capacity (cumulative) */
+} srv_dedup_t;
+
+/* capacity >= 1. Returns 0 or -1 (allocation). */
+int srv_dedup_init(srv_dedup_t *d, uint32_t capacity);
+void srv_dedup_free(srv_dedup_t *d);
+/* Forget every entry and ghost (restart); buffers are kept. */
+void srv_dedup_clear(srv_dedup_t *d);
+
+/* The live, unexpired entry for key, or NULL. An expired entry found on the
+ * way is killed. The pointer is valid until the next insert/kill/clear. */
+srv_dd_slot_t *srv_dedup_lookup(srv_dedup_t *d, const srv_dd_key_t *key, uint64_t now_ms);
+
+/* Lose an entry (degraded mode): it is no longer found. */
+void srv_dedup_kill(srv_dedup_t *d, srv_dd_slot_t *s);
+
+/* After a miss: true (and the ghost is cleared) when key was evicted for
+ * capacity while still inside its window. */
+bool srv_dedup_ghost_hit(srv_dedup_t *d, const srv_dd_key_t *key, uint64_t now_ms);
+
+/* Cache resp[0..len) for key (absent or killed) until now + ttl_ms, evicting
+ * the oldest entries first when count has reached the capacity.
+ * Returns 0, or -1 when memory for it could not be allocated (not cached). */
+int srv_dedup_insert(srv_dedup_t *d, const srv_dd_key_t *key, uint64_t now_ms, uint32_t ttl_ms,
+                     const uint8_t *resp, size_t len, bool allowed);
+
+/* Change the capacity (>= 1), evicting the oldest entries beyond it. */
+void srv_dedup_set_capacity(srv_dedup_t *d, uint32_t capacity, uint64_t now_ms);
+
+#endif /* SIM_SERVER_DEDUP_H */

@@ -1,0 +1,159 @@
+/* sim_server_handle.c - one datagram through the reference server: framing,
+ * tenant, auth, PDU, freshness, dedup, then the models (the order and the
+ * models are documented at the top of sim_server.c). */
+#include <string.h>
+
+#include "sim_server_int.h"
+
+/* What a handled datagram produced: response bytes (owned by the server or
+ * the dedup cache, valid until the next call) and the decision. */
+typedef struct {
+    const uint8_t *bytes;
+    size_t len;
+    bool allowed;
+    uint32_t tokens_granted;
+} reply_t;
+
+static bool stale(uint64_t now_ms, uint64_t time_stamp, uint32_t freshness_ms) {
+    uint64_t age = now_ms > time_stamp ? now_ms - time_stamp : time_stamp - now_ms;
+    return freshness_ms != 0 && age > freshness_ms;
+}
+
+static uint8_t steering_value(sim_server_t *s) {
+    switch (s->steer_mode) {
+    case SIM_STEER_CHANGE: return 0;
+    case SIM_STEER_RANDOM: return sim_rng_chance(&s->rng, s->steer_change_p) ? 0u : 1u;
+    default: return 1;
+    }
+}
+
+/* Rewrite the plaintext request in s->scratch into its response, seal it into
+ * s->resp and cache it. Returns the response length (0 on a cipher failure:
+ * the decision stands, the reply is lost). */
+static size_t respond(sim_server_t *s, srv_tenant_t *t, const srv_frame_t *f, srv_pdu_t *pdu,
+                      const srv_dd_key_t *key, uint32_t ttl_ms, bool allowed, uint64_t now_ms) {
+    uint8_t *p = s->scratch;
+    srv_st64(p + SRV_OFF_KEY_ID, s->server_id);
+    p[SRV_OFF_STEERING] = steering_value(s);
+    size_t len = f->pdu_off + srv_encode_rr_header(pdu);
+    uint8_t nonce[SRV_NONCE_LEN] = {0};
+    if (t->auth_tlv == SRV_TLV_AUTH_AES) {
+        sim_rng_bytes(&s->rng, nonce, sizeof nonce); /* fresh per response */
+    }
+    if (srv_auth_seal(t, p, len, f, nonce, s->resp) != 0) {
+        return 0;
+    }
+    if (srv_dedup_insert(&s->dedup, key, now_ms, ttl_ms, s->resp, len, allowed) == 0 &&
+        s->dedup.count > s->stats.dedup_live_max) {
+        s->stats.dedup_live_max = s->dedup.count;
+    }
+    s->stats.dedup_evicted_capacity = s->dedup.evicted;
+    return len;
+}
+
+/* Dedup lookup with degraded-mode loss. Returns the live entry to replay, or
+ * NULL to process the request afresh (counting reprocessing). */
+static const srv_dd_slot_t *dedup_check(sim_server_t *s, const srv_dd_key_t *key, uint64_t now_ms) {
+    srv_dd_slot_t *slot = srv_dedup_lookup(&s->dedup, key, now_ms);
+    if (slot != NULL && s->dedup_loss_p > 0.0 && sim_rng_chance(&s->rng, s->dedup_loss_p)) {
+        srv_dedup_kill(&s->dedup, slot);
+        s->stats.dedup_lost_degraded++;
+        s->stats.dedup_reprocessed++;
+        slot = NULL;
+    } else if (slot == NULL && srv_dedup_ghost_hit(&s->dedup, key, now_ms)) {
+        s->stats.dedup_reprocessed++;
+    }
+    if (slot == NULL) {
+        s->stats.dedup_misses++;
+        return NULL;
+    }
+    s->stats.dedup_hits++;
+    s->stats.dedup_hit_age_sum += (double)(now_ms - slot->inserted_ms) / (double)slot->ttl_ms;
+    return slot;
+}
+
+static sim_server_verdict_t rate_request(sim_server_t *s, srv_tenant_t *t, const srv_frame_t *f, srv_pdu_t *pdu,
+                                         uint64_t now_ms, reply_t *reply) {
+    if (pdu->dedup_ttl_ms == 0 || pdu->dedup_ttl_ms > t->quotas.dedup_ttl_ms_max) {
+        return SIM_SRV_DROP_DEDUP_TTL; /* r-client-ha-design.md 11 item 1 */
+    }
+    uint32_t ttl = pdu->dedup_ttl_ms < s->params.dedup_ttl_cap_ms ? pdu->dedup_ttl_ms : s->params.dedup_ttl_cap_ms;
+    srv_dd_key_t key = {f->key_id, f->unique_id, SRV_PDU_RT, f->tenant_mgmt_flag};
+    const srv_dd_slot_t *hit = dedup_check(s, &key, now_ms);
+    if (hit != NULL) {
+        reply->bytes = hit->resp;
+        reply->len = hit->resp_len;
+        reply->allowed = hit->allowed != 0;
+        return SIM_SRV_REPLAYED;
+    }
+    srv_decision_t d;
+    sim_server_verdict_t v = srv_rate_request(s, t, pdu, now_ms, &d);
+    if (v != SIM_SRV_ANSWERED) {
+        return v;
+    }
+    if (pdu->has_label) {
+        srv_count_label(s, t, pdu->label, pdu->label_len);
+    }
+    reply->allowed = d.allowed;
+    reply->tokens_granted = d.allowed ? d.tokens_granted : 0;
+    reply->len = respond(s, t, f, pdu, &key, ttl, d.allowed, now_ms);
+    reply->bytes = s->resp;
+    return SIM_SRV_ANSWERED;
+}
+
+static sim_server_verdict_t handle(sim_server_t *s, uint64_t now_ms, const uint8_t *in, size_t len,
+                                   sim_server_result_t *result, reply_t *reply) {
+    srv_frame_t f;
+    if (srv_decode_frame(in, len, &f) != SRV_OK) {
+        return SIM_SRV_DROP_MALFORMED;
+    }
+    result->key_id = f.key_id;
+    memcpy(result->unique_id, f.unique_id, sizeof result->unique_id);
+    srv_tenant_t *t = f.tenant_mgmt_flag == 0 ? srv_tenant_find(s, f.key_id) : NULL;
+    if (t == NULL) {
+        return SIM_SRV_DROP_TENANT;
+    }
+    if (f.auth_type != t->auth_tlv || srv_auth_open(t, in, len, &f, s->scratch) != SRV_OK) {
+        return SIM_SRV_DROP_AUTH;
+    }
+    srv_pdu_t pdu;
+    if (srv_decode_pdu(s->scratch + f.pdu_off, f.pdu_len, &pdu) != SRV_OK) {
+        return SIM_SRV_DROP_MALFORMED;
+    }
+    result->is_request = pdu.pdu_type == SRV_PDU_RT;
+    if (stale(now_ms, f.time_stamp, s->params.freshness_ms)) {
+        return SIM_SRV_DROP_STALE;
+    }
+    if (pdu.pdu_type == SRV_PDU_LR) {
+        return srv_latency_report(s, t, &pdu, now_ms);
+    }
+    return rate_request(s, t, &f, &pdu, now_ms, reply);
+}
+
+sim_server_verdict_t sim_server_handle(sim_server_t *s, uint64_t now_ms, const uint8_t *in, size_t len,
+                                       uint8_t *out, size_t out_cap, size_t *out_len,
+                                       sim_server_result_t *result) {
+    sim_server_result_t scratch_result;
+    sim_server_result_t *r = result != NULL ? result : &scratch_result;
+    memset(r, 0, sizeof *r);
+    if (out_len != NULL) {
+        *out_len = 0;
+    }
+    if (s == NULL) {
+        return SIM_SRV_DROP_MALFORMED;
+    }
+    s->now_ms = now_ms;
+    reply_t reply = {NULL, 0, false, 0};
+    sim_server_verdict_t v = in == NULL ? SIM_SRV_DROP_MALFORMED : handle(s, now_ms, in, len, r, &reply);
+    s->stats.verdicts[v]++;
+    if (v == SIM_SRV_ANSWERED || v == SIM_SRV_REPLAYED) {
+        r->allowed = reply.allowed;
+        r->tokens_granted = v == SIM_SRV_ANSWERED ? reply.tokens_granted : 0;
+        /* A caller buffer too small gets no bytes; the decision stands. */
+        if (out != NULL && out_len != NULL && reply.len <= out_cap) {
+            memcpy(out, reply.bytes, reply.len);
+            *out_len = reply.len;
+        }
+    }
+    return v;
+}

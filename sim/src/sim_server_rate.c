@@ -1,0 +1,347 @@
+/* sim_server_rate.c - the reference server's state models: fixed-window rate
+ * buckets, sliding-window-minimum latency trackers, metrics-label quota, and
+ * the validate / decide / commit pipeline that makes a Rate Request and a
+ * Latency Report atomic (wire_protocol.md "Guard Blocks", "Resource Blocks",
+ * "Response Semantics", "Quota Enforcement Semantics"). The model is
+ * described in the block comment of sim_server.c.
+ *
+ * Every request runs in three phases so that a drop changes nothing:
+ *   1. validate: shapes against quotas, live bindings (mismatch), entry
+ *      counts against quotas; reads only (a sweep of expired entries is not
+ *      a semantic change);
+ *   2. decide: guards, then per-resource deficits;
+ *   3. commit: establish/refresh every bucket and tracker, consume tokens
+ *      only when allowed. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_server_int.h"
+
+static srv_tenant_t *owner(void *ctx, const void *entry) {
+    return srv_tenant_find((const sim_server_t *)ctx, ((const srv_entry_hdr_t *)entry)->key_id);
+}
+
+void srv_on_remove_bucket(void *ctx, void *entry) {
+    srv_tenant_t *t = owner(ctx, entry);
+    if (t != NULL && t->buckets > 0) {
+        t->buckets--;
+    }
+}
+
+void srv_on_remove_tracker(void *ctx, void *entry) {
+    srv_tracker_t *tr = entry;
+    free(tr->samples);
+    tr->samples = NULL;
+    srv_tenant_t *t = owner(ctx, entry);
+    if (t != NULL && t->trackers > 0) {
+        t->trackers--;
+    }
+}
+
+void srv_on_remove_label(void *ctx, void *entry) {
+    srv_tenant_t *t = owner(ctx, entry);
+    if (t != NULL && t->labels > 0) {
+        t->labels--;
+    }
+}
+
+/* ---- latency trackers -------------------------------------------------------- */
+
+/* Sliding-window minimum: the smallest sample younger than ttl_ms, once at
+ * least min_sample_threshold samples are that young; else 0 ("0 if no data
+ * available", wire_protocol.md "Guard Block Response"). */
+static uint32_t tracker_current(const srv_tracker_t *tr, uint64_t now_ms) {
+    uint32_t live = 0;
+    uint32_t min = UINT32_MAX;
+    for (uint32_t k = 0; k < tr->n; k++) {
+        const srv_sample_t *smp = &tr->samples[k];
+        if (now_ms < smp->at_ms + tr->ttl_ms) {
+            live++;
+            min = smp->value < min ? smp->value : min;
+        }
+    }
+    return (live == 0 || live < tr->min_sample_threshold) ? 0u : min;
+}
+
+static bool tracker_same_config(const srv_tracker_t *tr, const srv_tracker_block_t *b) {
+    return tr->ttl_ms == b->ttl_ms && tr->max_samples == b->max_samples && tr->buffer_size == b->buffer_size &&
+           tr->min_sample_threshold == b->min_sample_threshold;
+}
+
+static bool block_same_config(const srv_tracker_block_t *a, const srv_tracker_block_t *b) {
+    return a->ttl_ms == b->ttl_ms && a->max_samples == b->max_samples && a->buffer_size == b->buffer_size &&
+           a->min_sample_threshold == b->min_sample_threshold;
+}
+
+/* (Re)bind a tracker entry to a configuration with no samples. */
+static void tracker_bind(srv_tracker_t *tr, const srv_tracker_block_t *b) {
+    uint32_t cap = b->buffer_size < b->max_samples ? b->buffer_size : b->max_samples;
+    if (cap != tr->cap || tr->samples == NULL) {
+        free(tr->samples);
+        tr->samples = cap == 0 ? NULL : malloc((size_t)cap * sizeof *tr->samples);
+        tr->cap = tr->samples == NULL ? 0 : cap; /* out of memory: keeps no samples */
+    }
+    tr->ttl_ms = b->ttl_ms;
+    tr->max_samples = b->max_samples;
+    tr->buffer_size = b->buffer_size;
+    tr->min_sample_threshold = b->min_sample_threshold;
+    tr->next = 0;
+    tr->n = 0;
+}
+
+/* Find-or-create the live tracker for a validated block and extend its life
+ * to now + ttl_ms. Requires srv_table_reserve() for new entries. */
+static srv_tracker_t *tracker_touch(sim_server_t *s, srv_tenant_t *t, const srv_tracker_block_t *b,
+                                    uint64_t now_ms) {
+    srv_tracker_t *tr = srv_table_find(&s->trackers, t->key_id, b->id);
+    if (tr == NULL) {
+        tr = srv_table_insert(&s->trackers, t->key_id, b->id);
+        t->trackers++;
+        tracker_bind(tr, b);
+    } else if (!srv_entry_live(tr, now_ms)) {
+        tracker_bind(tr, b); /* the old binding expired: forget it */
+    }
+    uint64_t expiry = now_ms + b->ttl_ms;
+    srv_table_set_expiry(&s->trackers, tr, expiry > tr->h.expiry_ms ? expiry : tr->h.expiry_ms);
+    return tr;
+}
+
+static void tracker_push(srv_tracker_t *tr, uint64_t now_ms, uint32_t value) {
+    if (tr->cap == 0) {
+        return;
+    }
+    tr->samples[tr->next] = (srv_sample_t){now_ms, value};
+    tr->next = (tr->next + 1) % tr->cap;
+    tr->n = tr->n < tr->cap ? tr->n + 1 : tr->cap;
+}
+
+/* Phase 1 for tracker blocks (guards or services): buffer_size quota, live
+ * binding and in-PDU consistency, then the latency_services_max count.
+ * current[i] (may be NULL) receives each tracker's current latency. */
+static sim_server_verdict_t validate_trackers(sim_server_t *s, srv_tenant_t *t, const srv_tracker_block_t *b,
+                                              size_t n, uint64_t now_ms, uint32_t *current) {
+    size_t fresh = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (b[i].buffer_size > t->quotas.latency_buffer_size_max) {
+            return SIM_SRV_DROP_QUOTA;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        const srv_tracker_t *tr = srv_table_find(&s->trackers, t->key_id, b[i].id);
+        bool live = srv_entry_live(tr, now_ms);
+        if (live && !tracker_same_config(tr, &b[i])) {
+            return SIM_SRV_DROP_MISMATCH;
+        }
+        bool dup = false;
+        for (size_t j = 0; j < i && !dup; j++) {
+            if (memcmp(b[j].id, b[i].id, SRV_ID_LEN) == 0) {
+                if (!block_same_config(&b[j], &b[i])) {
+                    return SIM_SRV_DROP_MISMATCH;
+                }
+                dup = true;
+            }
+        }
+        fresh += (!live && !dup) ? 1u : 0u;
+        if (current != NULL) {
+            current[i] = live ? tracker_current(tr, now_ms) : 0u;
+        }
+    }
+    /* Stored counts include expired entries: sweep them before refusing. */
+    if (t->trackers + fresh > t->quotas.latency_services_max &&
+        (!srv_table_sweep(&s->trackers, now_ms) || t->trackers + fresh > t->quotas.latency_services_max)) {
+        return SIM_SRV_DROP_QUOTA;
+    }
+    return srv_table_reserve(&s->trackers, fresh, now_ms) == 0 ? SIM_SRV_ANSWERED : SIM_SRV_DROP_QUOTA;
+}
+
+/* ---- rate buckets ------------------------------------------------------------ */
+
+typedef struct {
+    srv_resource_block_t r[SRV_MAX_RESOURCES];
+    uint32_t consumed[SRV_MAX_RESOURCES];  /* in the current window, before this request */
+    int first[SRV_MAX_RESOURCES];          /* index of the first block with this bucket_id */
+    uint16_t deficit[SRV_MAX_RESOURCES];
+    uint32_t total[SRV_MAX_RESOURCES];     /* tokens of this bucket over the request (at first) */
+} rate_work_t;
+
+static uint64_t window_start(uint64_t now_ms, uint32_t window_size_ms) {
+    return now_ms - now_ms % window_size_ms;
+}
+
+/* Phase 1 for resources: window shape, live binding, in-request consistency,
+ * rate_buckets_max. */
+static sim_server_verdict_t validate_resources(sim_server_t *s, srv_tenant_t *t, rate_work_t *w, size_t n,
+                                               uint64_t now_ms) {
+    for (size_t i = 0; i < n; i++) {
+        if (w->r[i].window_size_ms == 0) {
+            return SIM_SRV_DROP_MALFORMED; /* no window can be formed */
+        }
+        if (w->r[i].window_size_ms > t->quotas.rate_window_size_ms_max) {
+            return SIM_SRV_DROP_QUOTA;
+        }
+    }
+    size_t fresh = 0;
+    for (size_t i = 0; i < n; i++) {
+        const srv_resource_block_t *r = &w->r[i];
+        const srv_bucket_t *b = srv_table_find(&s->buckets, t->key_id, r->bucket_id);
+        bool live = srv_entry_live(b, now_ms);
+        if (live && (b->window_size_ms != r->window_size_ms || b->rate_limit != r->rate_limit)) {
+            return SIM_SRV_DROP_MISMATCH;
+        }
+        w->first[i] = (int)i;
+        for (size_t j = 0; j < i; j++) {
+            if (memcmp(w->r[j].bucket_id, r->bucket_id, SRV_ID_LEN) == 0) {
+                if (w->r[j].window_size_ms != r->window_size_ms || w->r[j].rate_limit != r->rate_limit) {
+                    return SIM_SRV_DROP_MISMATCH;
+                }
+                w->first[i] = (int)j;
+                break;
+            }
+        }
+        bool same_window = live && b->window_start_ms == window_start(now_ms, r->window_size_ms);
+        w->consumed[i] = same_window ? b->consumed : 0u;
+        fresh += (!live && w->first[i] == (int)i) ? 1u : 0u;
+    }
+    if (t->buckets + fresh > t->quotas.rate_buckets_max &&
+        (!srv_table_sweep(&s->buckets, now_ms) || t->buckets + fresh > t->quotas.rate_buckets_max)) {
+        return SIM_SRV_DROP_QUOTA;
+    }
+    return srv_table_reserve(&s->buckets, fresh, now_ms) == 0 ? SIM_SRV_ANSWERED : SIM_SRV_DROP_QUOTA;
+}
+
+/* Phase 2: deficit of each block against what the window has left after the
+ * bucket's consumption and the earlier blocks of this request for the same
+ * bucket. Returns true when every deficit is 0. */
+static bool decide_resources(rate_work_t *w, size_t n) {
+    bool ok = true;
+    for (size_t i = 0; i < n; i++) {
+        const srv_resource_block_t *r = &w->r[i];
+        size_t f = (size_t)w->first[i];
+        uint64_t used = (uint64_t)w->consumed[f] + (f == i ? 0u : w->total[f]);
+        uint64_t left = used < r->rate_limit ? r->rate_limit - used : 0u;
+        w->deficit[i] = r->tokens_requested > left ? (uint16_t)(r->tokens_requested - left) : 0u;
+        w->total[f] = (f == i ? 0u : w->total[f]) + r->tokens_requested;
+        ok = ok && w->deficit[i] == 0;
+    }
+    return ok;
+}
+
+/* Phase 3 for one bucket (first block of its id): establish or refresh the
+ * binding for the current window; consume only when allowed. Returns the
+ * tokens consumed in the window after the decision (actual_rate). */
+static uint32_t bucket_commit(sim_server_t *s, srv_tenant_t *t, const srv_resource_block_t *r, uint32_t tokens,
+                              bool allowed, uint64_t now_ms) {
+    srv_bucket_t *b = srv_table_find(&s->buckets, t->key_id, r->bucket_id);
+    if (b == NULL) {
+        b = srv_table_insert(&s->buckets, t->key_id, r->bucket_id);
+        t->buckets++;
+    }
+    uint64_t ws = window_start(now_ms, r->window_size_ms);
+    if (!srv_entry_live(b, now_ms) || b->window_start_ms != ws) {
+        b->window_start_ms = ws;
+        b->consumed = 0;
+    }
+    b->window_size_ms = r->window_size_ms;
+    b->rate_limit = r->rate_limit;
+    if (allowed) {
+        uint64_t c = (uint64_t)b->consumed + tokens;
+        b->consumed = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
+    }
+    srv_table_set_expiry(&s->buckets, b, ws + r->window_size_ms);
+    return b->consumed;
+}
+
+static void commit_resources(sim_server_t *s, srv_tenant_t *t, rate_work_t *w, srv_pdu_t *pdu, bool allowed,
+                             uint64_t now_ms) {
+    uint32_t actual[SRV_MAX_RESOURCES];
+    for (size_t i = 0; i < pdu->resource_count; i++) {
+        size_t f = (size_t)w->first[i];
+        if (f == i) {
+            actual[i] = bucket_commit(s, t, &w->r[i], w->total[i], allowed, now_ms);
+        } else {
+            actual[i] = actual[f];
+        }
+    }
+    for (size_t i = 0; i < pdu->resource_count; i++) {
+        srv_put_resource_result(pdu, i, actual[(size_t)w->first[i]], w->deficit[i]);
+    }
+}
+
+sim_server_verdict_t srv_rate_request(sim_server_t *s, srv_tenant_t *t, srv_pdu_t *pdu, uint64_t now_ms,
+                                      srv_decision_t *out) {
+    srv_tracker_block_t g[SRV_MAX_GUARDS];
+    uint32_t current[SRV_MAX_GUARDS];
+    rate_work_t w;
+    for (size_t i = 0; i < pdu->resource_count; i++) {
+        srv_resource_at(pdu, i, &w.r[i]);
+    }
+    for (size_t i = 0; i < pdu->guard_count; i++) {
+        srv_guard_at(pdu, i, &g[i]);
+    }
+    /* Resources are validated before guards are evaluated or any state is
+     * created (wire_protocol.md "Quota Enforcement Semantics"). */
+    sim_server_verdict_t v = validate_resources(s, t, &w, pdu->resource_count, now_ms);
+    if (v == SIM_SRV_ANSWERED) {
+        v = validate_trackers(s, t, g, pdu->guard_count, now_ms, current);
+    }
+    if (v != SIM_SRV_ANSWERED) {
+        return v;
+    }
+    bool guards_ok = true;
+    for (size_t i = 0; i < pdu->guard_count; i++) {
+        guards_ok = guards_ok && current[i] < g[i].value; /* >= latency_threshold denies */
+    }
+    bool rate_ok = decide_resources(&w, pdu->resource_count);
+    out->allowed = guards_ok && rate_ok;
+    out->tokens_granted = 0;
+    for (size_t i = 0; out->allowed && i < pdu->resource_count; i++) {
+        out->tokens_granted += w.r[i].tokens_requested;
+    }
+    for (size_t i = 0; i < pdu->guard_count; i++) {
+        tracker_touch(s, t, &g[i], now_ms);
+        srv_put_guard_latency(pdu, i, current[i]);
+    }
+    commit_resources(s, t, &w, pdu, out->allowed, now_ms);
+    return SIM_SRV_ANSWERED;
+}
+
+sim_server_verdict_t srv_latency_report(sim_server_t *s, srv_tenant_t *t, const srv_pdu_t *pdu, uint64_t now_ms) {
+    srv_tracker_block_t b[SRV_MAX_SERVICES];
+    for (size_t i = 0; i < pdu->service_count; i++) {
+        srv_service_at(pdu, i, &b[i]);
+    }
+    sim_server_verdict_t v = validate_trackers(s, t, b, pdu->service_count, now_ms, NULL);
+    if (v != SIM_SRV_ANSWERED) {
+        return v;
+    }
+    for (size_t i = 0; i < pdu->service_count; i++) {
+        tracker_push(tracker_touch(s, t, &b[i], now_ms), now_ms, b[i].value);
+    }
+    return SIM_SRV_REPORT;
+}
+
+/* Label fingerprint: two FNV-1a-64 passes with different offsets fill the
+ * 16-byte table id (collisions would only merge two labels' accounting). */
+static void label_id(const uint8_t *label, size_t len, uint8_t id[SRV_ID_LEN]) {
+    uint64_t h1 = 0xcbf29ce484222325ull, h2 = 0x84222325cbf29ce4ull;
+    for (size_t i = 0; i < len; i++) {
+        h1 = (h1 ^ label[i]) * 0x100000001b3ull;
+        h2 = (h2 ^ label[i]) * 0x100000001b3ull;
+    }
+    srv_st64(id, h1);
+    srv_st64(id + 8, h2 ^ len);
+}
+
+void srv_count_label(sim_server_t *s, srv_tenant_t *t, const uint8_t *label, size_t len) {
+    uint8_t id[SRV_ID_LEN];
+    label_id(label, len, id);
+    if (srv_table_find(&s->labels, t->key_id, id) != NULL) {
+        return;
+    }
+    if (t->labels >= t->quotas.metrics_labels_max || srv_table_reserve(&s->labels, 1, 0) != 0) {
+        s->stats.labels_overflowed++; /* counted under the fixed label "overflow" */
+        return;
+    }
+    srv_table_set_expiry(&s->labels, srv_table_insert(&s->labels, t->key_id, id), UINT64_MAX);
+    t->labels++;
+}

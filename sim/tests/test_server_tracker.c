@@ -1,0 +1,265 @@
+/* test_server_tracker.c - reference server: latency trackers and reports,
+ * binding mismatches, quotas and freshness (wire_protocol.md "Guard Blocks",
+ * "Content-defined latency-tracker identity", "Latency Report PDU",
+ * "Content-defined resource identity", "Quota Enforcement Semantics",
+ * "time_stamp"). */
+#include "sim_server_test_util.h"
+
+static tu_fix_t *fix_q(const r_api_key_quotas_t *q, uint32_t freshness_ms) {
+    sim_server_params_t p = tu_params();
+    p.freshness_ms = freshness_ms;
+    return tu_fix_new(R_AUTH_AES, q, &p);
+}
+
+static tu_fix_t *fix(void) {
+    r_api_key_quotas_t q = tu_default_quotas();
+    return fix_q(&q, 0);
+}
+
+/* current_latency the server reports for guard g at now (request #n). */
+static uint32_t current_of(tu_fix_t *f, uint64_t now, uint32_t n, const r_latency_guard_t *g) {
+    tu_out_t o;
+    tu_parsed_t p;
+    assert_int_equal(tu_send(f, now, n, g, 1, NULL, 0, &o, &p), SIM_SRV_ANSWERED);
+    return tu_guard_at(&p, 0).current_latency;
+}
+
+static void report(tu_fix_t *f, uint64_t now, const r_latency_guard_t *g, uint32_t value) {
+    r_service_latency_report_t s = tu_sample(g, value);
+    assert_int_equal(tu_send_report(f, now, 1000, &s, 1), SIM_SRV_REPORT);
+}
+
+static void test_minimum_over_live_samples(void **state) {
+    (void)state;
+    tu_fix_t *f = fix();
+    r_latency_guard_t g = tu_guard("db", 1000, 1000, 100, 32, 1);
+    report(f, TU_T0, &g, 30);
+    report(f, TU_T0 + 10, &g, 10);
+    report(f, TU_T0 + 20, &g, 20);
+    assert_int_equal(current_of(f, TU_T0 + 30, 1, &g), 10);
+    tu_fix_free(f);
+}
+
+static void test_samples_expire_at_ttl(void **state) {
+    (void)state;
+    tu_fix_t *f = fix();
+    r_latency_guard_t g = tu_guard("db", 1000, 1000, 100, 32, 1);
+    report(f, TU_T0, &g, 10);
+    report(f, TU_T0 + 500, &g, 40);
+    assert_int_equal(current_of(f, TU_T0 + 999, 1, &g), 10);
+    assert_int_equal(current_of(f, TU_T0 + 1000, 2, &g), 40); /* the 10 is exactly ttl_ms old */
+    assert_int_equal(current_of(f, TU_T0 + 1500, 3, &g), 0);  /* nothing live: no data */
+    tu_fix_free(f);
+}
+
+static void test_min_sample_threshold_gates(void **state) {
+    (void)state;
+    tu_fix_t *f = fix();
+    r_latency_guard_t g = tu_guard("db", 1000, 1000, 100, 32, 3);
+    report(f, TU_T0, &g, 70);
+    report(f, TU_T0 + 1, &g, 50);
+    assert_int_equal(current_of(f, TU_T0 + 2, 1, &g), 0); /* 2 < 3 samples */
+    report(f, TU_T0 + 2, &g, 60);
+    assert_int_equal(current_of(f, TU_T0 + 3, 2, &g), 50);
+    assert_int_equal(current_of(f, TU_T0 + 1000, 3, &g), 0); /* one expired: 2 live again */
+    tu_fix_free(f);
+}
+
+static void test_buffer_keeps_last_min_of_buffer_and_max_samples(void **state) {
+    (void)state;
+    tu_fix_t *f = fix();
+    r_latency_guard_t g = tu_guard("db", 1000, 1000, 100, 2, 1); /* buffer_size 2 */
+    report(f, TU_T0, &g, 5);
+    report(f, TU_T0 + 1, &g, 10);
+    report(f, TU_T0 + 2, &g, 20);
+    assert_int_equal(current_of(f, TU_T0 + 3, 1, &g), 10); /* 5 overwritten */
+    r_latency_guard_t h = tu_guard("q", 1000, 1000, 1, 32, 1); /* max_samples 1 */
+    report(f, TU_T0, &h, 5);
+    report(f, TU_T0 + 1, &h, 9);
+    assert_int_equal(current_of(f, TU_T0 + 3, 2, &h), 9);
+    tu_fix_free(f);
+}
+
+static void test_report_is_atomic_on_mismatch(void **state) {
+    (void)state;
+    tu_fix_t *f = fix();
+    r_latency_guard_t a = tu_guard("a", 1000, 1000, 100, 32, 1);
+    r_latency_guard_t b = tu_guard("b", 1000, 1000, 100, 32, 1);
+    report(f, TU_T0, &b, 50);
+    r_service_latency_report_t two[2] = {tu_sample(&a, 7), tu_sample(&b, 8)};
+    two[1].min_sample_threshold = 2; /* b is live with 1 */
+    assert_int_equal(tu_send_report(f, TU_T0 + 1, 1, two, 2), SIM_SRV_DROP_MISMATCH);
+    assert_int_equal(current_of(f, TU_T0 + 2, 1, &a), 0);  /* a's sample was not recorded */
+    assert_int_equal(current_of(f, TU_T0 + 2, 2, &b), 50);
+    tu_fix_free(f);
+}
+
+static void test_report_blocks_disagreeing_in_one_pdu_dropped(void **state) {
+    (void)state;
+    tu_fix_t *f = fix();
+    r_latency_guard_t a = tu_guard("a", 1000, 1000, 100, 32, 1);
+    r_service_latency_report_t two[2] = {tu_sample(&a, 7), tu_sample(&a, 8)};
+    two[1].ttl_ms = 999;
+    assert_int_equal(tu_send_report(f, TU_T0, 1, two, 2), SIM_SRV_DROP_MISMATCH);
+    assert_int_equal(current_of(f, TU_T0, 1, &a), 0);
+    tu_fix_free(f);
+}
+
+static void test_guard_mismatch_dropped_until_tracker_expires(void **state) {
+    (void)state;
+    tu_fix_t *f = fix();
+    r_latency_guard_t g = tu_guard("db", 1000, 1000, 100, 32, 1);
+    report(f, TU_T0, &g, 10);
+    r_latency_guard_t other = g;
+    other.max_samples = 99; /* same id, other settings */
+    r_resource_request_t r = tu_resource("api", 1000, 10, 1);
+    tu_out_t o;
+    assert_int_equal(tu_send(f, TU_T0 + 1, 1, &other, 1, &r, 1, &o, NULL), SIM_SRV_DROP_MISMATCH);
+    assert_int_equal(o.len, 0);
+    assert_int_equal(tu_take(f, TU_T0 + 2, 2, &r, NULL), 1); /* the dropped request took nothing */
+    assert_int_equal(tu_send(f, TU_T0 + 1000, 3, &other, 1, NULL, 0, &o, NULL), SIM_SRV_ANSWERED); /* expired */
+    tu_fix_free(f);
+}
+
+static void test_bucket_mismatch_dropped_until_window_ends(void **state) {
+    (void)state;
+    tu_fix_t *f = fix();
+    r_resource_request_t r = tu_resource("api", 1000, 10, 2);
+    assert_int_equal(tu_take(f, TU_T0 + 100, 1, &r, NULL), 2);
+    r_resource_request_t other = r;
+    other.rate_limit = 11; /* same bucket_id, other limit */
+    r_resource_request_t both[2] = {tu_resource("fresh", 1000, 10, 1), other};
+    tu_out_t o;
+    assert_int_equal(tu_send(f, TU_T0 + 200, 2, NULL, 0, both, 2, &o, NULL), SIM_SRV_DROP_MISMATCH);
+    other.window_size_ms = 2000;
+    other.rate_limit = 10;
+    assert_int_equal(tu_send(f, TU_T0 + 200, 3, NULL, 0, &other, 1, &o, NULL), SIM_SRV_DROP_MISMATCH);
+    assert_int_equal(tu_take(f, TU_T0 + 300, 4, &both[0], NULL), 1); /* "fresh" was not created */
+    other.window_size_ms = 1000;
+    other.rate_limit = 11;
+    assert_int_equal(tu_take(f, TU_T0 + 1000, 5, &other, NULL), 2); /* next window: rebinds */
+    tu_fix_free(f);
+}
+
+static void test_bucket_mismatch_inside_one_request_dropped(void **state) {
+    (void)state;
+    tu_fix_t *f = fix();
+    r_resource_request_t r[2] = {tu_resource("api", 1000, 10, 1), tu_resource("api", 1000, 10, 1)};
+    r[1].rate_limit = 12;
+    tu_out_t o;
+    assert_int_equal(tu_send(f, TU_T0, 1, NULL, 0, r, 2, &o, NULL), SIM_SRV_DROP_MISMATCH);
+    tu_fix_free(f);
+}
+
+static void test_rate_bucket_quota(void **state) {
+    (void)state;
+    r_api_key_quotas_t q = tu_default_quotas();
+    q.rate_buckets_max = 2;
+    tu_fix_t *f = fix_q(&q, 0);
+    r_resource_request_t a = tu_resource("a", 1000, 10, 1), b = tu_resource("b", 1000, 10, 1);
+    r_resource_request_t c = tu_resource("c", 500, 10, 1);
+    assert_int_equal(tu_take(f, TU_T0, 1, &a, NULL), 1);
+    assert_int_equal(tu_take(f, TU_T0, 2, &b, NULL), 1);
+    tu_out_t o;
+    r_resource_request_t ac[2] = {a, c};
+    assert_int_equal(tu_send(f, TU_T0 + 1, 3, NULL, 0, ac, 2, &o, NULL), SIM_SRV_DROP_QUOTA);
+    assert_int_equal(o.len, 0);
+    assert_int_equal(tu_take(f, TU_T0 + 2, 4, &a, NULL), 2); /* the dropped request took nothing from a */
+    assert_int_equal(tu_take(f, TU_T0 + 1000, 5, &c, NULL), 1); /* a and b expired with their window */
+    tu_fix_free(f);
+}
+
+static void test_latency_service_quota(void **state) {
+    (void)state;
+    r_api_key_quotas_t q = tu_default_quotas();
+    q.latency_services_max = 1;
+    tu_fix_t *f = fix_q(&q, 0);
+    r_latency_guard_t a = tu_guard("a", 1000, 100, 100, 32, 1), b = tu_guard("b", 1000, 100, 100, 32, 1);
+    report(f, TU_T0, &a, 5);
+    r_service_latency_report_t s = tu_sample(&b, 5);
+    assert_int_equal(tu_send_report(f, TU_T0 + 1, 1, &s, 1), SIM_SRV_DROP_QUOTA);
+    tu_out_t o;
+    assert_int_equal(tu_send(f, TU_T0 + 1, 2, &b, 1, NULL, 0, &o, NULL), SIM_SRV_DROP_QUOTA);
+    assert_int_equal(tu_send_report(f, TU_T0 + 100, 3, &s, 1), SIM_SRV_REPORT); /* a expired */
+    tu_fix_free(f);
+}
+
+static void test_shape_quotas(void **state) {
+    (void)state;
+    r_api_key_quotas_t q = tu_default_quotas();
+    q.rate_window_size_ms_max = 1024;
+    tu_fix_t *f = fix_q(&q, 0);
+    tu_out_t o;
+    r_resource_request_t r = tu_resource("api", 1025, 10, 1);
+    assert_int_equal(tu_send(f, TU_T0, 1, NULL, 0, &r, 1, &o, NULL), SIM_SRV_DROP_QUOTA);
+    r = tu_resource("api", 1024, 10, 1);
+    assert_int_equal(tu_send(f, TU_T0, 2, NULL, 0, &r, 1, &o, NULL), SIM_SRV_ANSWERED);
+    r_latency_guard_t g = tu_guard("db", 1000, 100, 100, 33, 1); /* buffer 33 > 32 */
+    assert_int_equal(tu_send(f, TU_T0, 3, &g, 1, NULL, 0, &o, NULL), SIM_SRV_DROP_QUOTA);
+    r_service_latency_report_t s = tu_sample(&g, 1);
+    assert_int_equal(tu_send_report(f, TU_T0, 4, &s, 1), SIM_SRV_DROP_QUOTA);
+    r = tu_resource("zero", 0, 10, 1); /* no window can be formed */
+    assert_int_equal(tu_send(f, TU_T0, 5, NULL, 0, &r, 1, &o, NULL), SIM_SRV_DROP_MALFORMED);
+    tu_fix_free(f);
+}
+
+static void test_freshness_window(void **state) {
+    (void)state;
+    r_api_key_quotas_t q = tu_default_quotas();
+    tu_fix_t *f = fix_q(&q, 500);
+    r_resource_request_t r = tu_resource("api", 1000, 10, 1);
+    uint8_t uid[16], buf[1200];
+    tu_out_t o;
+    uint64_t ts[4] = {TU_T0 - 500, TU_T0 + 500, TU_T0 - 501, TU_T0 + 501};
+    sim_server_verdict_t want[4] = {SIM_SRV_ANSWERED, SIM_SRV_ANSWERED, SIM_SRV_DROP_STALE, SIM_SRV_DROP_STALE};
+    for (uint32_t i = 0; i < 4; i++) {
+        tu_uid(uid, i);
+        size_t len = tu_request(&f->k, buf, uid, ts[i], 60, NULL, 0, &r, 1, NULL);
+        assert_int_equal(tu_handle(f->s, TU_T0, buf, len, &o), want[i]);
+    }
+    r_latency_guard_t g = tu_guard("db", 1000, 100, 100, 32, 1);
+    r_service_latency_report_t s = tu_sample(&g, 1);
+    tu_uid(uid, 9);
+    size_t len = tu_report(&f->k, buf, uid, TU_T0 - 501, &s, 1);
+    assert_int_equal(tu_handle(f->s, TU_T0, buf, len, &o), SIM_SRV_DROP_STALE);
+    tu_fix_free(f);
+}
+
+static void test_metrics_labels_overflow(void **state) {
+    (void)state;
+    r_api_key_quotas_t q = tu_default_quotas();
+    q.metrics_labels_max = 1;
+    tu_fix_t *f = fix_q(&q, 0);
+    r_resource_request_t r = tu_resource("api", 1000, 100, 1);
+    const char *labels[4] = {"checkout", "checkout", "search", "cart"};
+    uint64_t want[4] = {0, 0, 1, 2};
+    uint8_t uid[16], buf[1200];
+    for (uint32_t i = 0; i < 4; i++) {
+        tu_out_t o;
+        tu_uid(uid, i);
+        size_t len = tu_request(&f->k, buf, uid, TU_T0, 60, NULL, 0, &r, 1, labels[i]);
+        assert_int_equal(tu_handle(f->s, TU_T0, buf, len, &o), SIM_SRV_ANSWERED); /* still processed */
+        assert_int_equal(sim_server_stats(f->s)->labels_overflowed, want[i]);
+    }
+    tu_fix_free(f);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_minimum_over_live_samples),
+        cmocka_unit_test(test_samples_expire_at_ttl),
+        cmocka_unit_test(test_min_sample_threshold_gates),
+        cmocka_unit_test(test_buffer_keeps_last_min_of_buffer_and_max_samples),
+        cmocka_unit_test(test_report_is_atomic_on_mismatch),
+        cmocka_unit_test(test_report_blocks_disagreeing_in_one_pdu_dropped),
+        cmocka_unit_test(test_guard_mismatch_dropped_until_tracker_expires),
+        cmocka_unit_test(test_bucket_mismatch_dropped_until_window_ends),
+        cmocka_unit_test(test_bucket_mismatch_inside_one_request_dropped),
+        cmocka_unit_test(test_rate_bucket_quota),
+        cmocka_unit_test(test_latency_service_quota),
+        cmocka_unit_test(test_shape_quotas),
+        cmocka_unit_test(test_freshness_window),
+        cmocka_unit_test(test_metrics_labels_overflow),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
