@@ -16,7 +16,7 @@
 
 #define DEFAULT_WORD 0xf8f2b150u
 
-/* Published by other clients (/work/shared/external/public_api_key.json). */
+/* Published by other clients (../shared/external/public_api_key.json). */
 static const char EXTERNAL_NONE[] = "rl-none1qyyqwps9qspsyq2sk8e0sfdp3ys";
 static const char EXTERNAL_LEGACY_AES[] =
     "rl-aes1qvqqqqqqqqqqqqcrqvpsxqcrqvpsxqcrqvpsxqcrqvpsxqcrqvpsxqcrqvpsxqcrqqqqzqqqqsqqqqqsqqqyqqqqqquzv6tw";

@@ -44,7 +44,7 @@ void sim_rng_bytes(sim_rng_t *r, uint8_t *out, size_t n);
  * SHA-256 digest; with a text sink it is also printed one line per event. The
  * digest is the run's fingerprint for --check-determinism. */
 typedef enum {
-    SIM_LOG_SUBMIT = 1,     /* a: client, b: request seq, c: resource/guard counts */
+    SIM_LOG_SUBMIT = 1,     /* a: client, b: request seq, c: low 64 bits of unique_id, or the submit error */
     SIM_LOG_SEND = 2,       /* a: src node, b: dst node, c: length */
     SIM_LOG_DROP = 3,       /* a: src node, b: dst node, c: reason (sim_drop_reason_t) */
     SIM_LOG_DELIVER = 4,    /* a: src node, b: dst node, c: length */

@@ -300,8 +300,14 @@ static void ev_arrival(void *ctx, uint64_t arg, void *ptr) {
                                              on_result, r, &req);
     h->call = SIM_CALL_NONE;
     h->calling = NULL;
+    /* c: the low 64 bits of the unique_id the client drew (so every seed
+     * leaves its mark in the log), or the submit error. */
+    uint64_t uid_lo = 0;
+    if (r->uid_known) {
+        for (int k = 0; k < 8; k++) uid_lo |= (uint64_t)r->uid[k] << (8 * k);
+    }
     sim_log_record(w->log, r->submitted_at, SIM_LOG_SUBMIT, h->index, r->seq,
-                   ((uint64_t)(uint32_t)(-rc) << 32) | (s->n_res << 8) | s->n_guards);
+                   rc == RCLIENT_OK ? uid_lo : (uint64_t)(uint32_t)(-rc));
     if (rc == RCLIENT_OK) {
         w->m.submitted++;
     }
@@ -461,6 +467,9 @@ int sim_hosts_create(sim_world_t *w) {
 }
 
 void sim_hosts_destroy(sim_world_t *w) {
+    if (w->hosts == NULL) {
+        return; /* setup failed before the clients existed */
+    }
     for (size_t i = 0; i < w->n_hosts; i++) {
         r_client_destroy(w->hosts[i].client); /* in-flight requests are cancelled without callbacks */
         free(w->hosts[i].shapes);

@@ -24,13 +24,15 @@ static long client_by_name(const sim_world_t *w, const char *name) {
     return -1;
 }
 
-/* Node of a client or server name; SIM_NODE_ANY for "*"; UINT32_MAX unknown. */
+#define NODE_UNKNOWN (UINT32_MAX - 1u) /* SIM_NODE_ANY is UINT32_MAX */
+
+/* Node of a client or server name; SIM_NODE_ANY for "*"; NODE_UNKNOWN otherwise. */
 static uint32_t node_by_name(const sim_world_t *w, const char *name) {
     if (strcmp(name, "*") == 0) return SIM_NODE_ANY;
     long c = client_by_name(w, name);
     if (c >= 0) return (uint32_t)c;
     long s = server_by_name(w, name);
-    return s >= 0 ? (uint32_t)(w->cfg->n_clients + (size_t)s) : UINT32_MAX;
+    return s >= 0 ? (uint32_t)(w->cfg->n_clients + (size_t)s) : NODE_UNKNOWN;
 }
 
 /* ---- network delivery dispatch ------------------------------------------------------ */
@@ -106,7 +108,7 @@ static void ev_fault(void *ctx, uint64_t idx, void *ptr) {
         sim_net_set_link(w->net, node_by_name(w, f->link.from), node_by_name(w, f->link.to), &f->link.link);
         break;
     case SIM_FAULT_PARTITION:
-        if (node_by_name(w, f->target) != UINT32_MAX) {
+        if (node_by_name(w, f->target) != NODE_UNKNOWN) {
             sim_net_partition(w->net, node_by_name(w, f->target), (sim_dir_t)f->dir, f->on);
         }
         break;
@@ -132,15 +134,15 @@ static int check_names(sim_world_t *w) {
     for (size_t i = 0; i < cfg->n_faults; i++) {
         const sim_fault_cfg_t *f = &cfg->faults[i];
         bool ok = f->kind == SIM_FAULT_LINK
-                      ? node_by_name(w, f->link.from) != UINT32_MAX && node_by_name(w, f->link.to) != UINT32_MAX
-                      : node_by_name(w, f->target) != UINT32_MAX;
+                      ? node_by_name(w, f->link.from) != NODE_UNKNOWN && node_by_name(w, f->link.to) != NODE_UNKNOWN
+                      : node_by_name(w, f->target) != NODE_UNKNOWN;
         if (!ok) {
             snprintf(w->err, sizeof w->err, "faults[%zu]: unknown node name", i);
             return -1;
         }
     }
     for (size_t i = 0; i < cfg->n_links; i++) {
-        if (node_by_name(w, cfg->links[i].from) == UINT32_MAX || node_by_name(w, cfg->links[i].to) == UINT32_MAX) {
+        if (node_by_name(w, cfg->links[i].from) == NODE_UNKNOWN || node_by_name(w, cfg->links[i].to) == NODE_UNKNOWN) {
             snprintf(w->err, sizeof w->err, "links[%zu]: unknown node name", i);
             return -1;
         }

@@ -55,7 +55,13 @@ bool conf_inputs(char **args, int n_args, const conf_options_t *opt, vec_file_li
         return true;
     const char *base = vec_default_base();
     vec_format(pattern, sizeof pattern, "%s%sconformance/cases/*.json", base, base[0] != '\0' ? "/" : "");
-    return vec_add_glob(out, pattern, true);
+    if (!vec_add_glob(out, pattern, true))
+        return false;
+    if (!conf_simulator_built())
+        return true;
+    /* the simulator's shipped traces (the 1,000,000-request bench trace lives in a subfolder) */
+    vec_format(pattern, sizeof pattern, "%s%ssim/traces/*.json", base, base[0] != '\0' ? "/" : "");
+    return vec_add_glob(out, pattern, false);
 }
 
 static void count_area(conf_state_t *st, const char *area)
@@ -108,6 +114,23 @@ static void run_case_file(conf_state_t *st, const char *path, const json_t *root
     free(c);
 }
 
+/* A simulator trace (docs/traces.md): one case, passed when it runs with its
+ * own seed and every expectation holds. */
+static void run_trace_file(conf_state_t *st, const char *path)
+{
+    vec_report_t *r = &st->report;
+    vec_case_t c;
+    memset(&c, 0, sizeof c);
+    vec_report_file_begin_columns(r, path, "sim_trace", "  check        status detail");
+    c.pass = conf_judge_trace(path, c.detail, sizeof c.detail);
+    c.result = "-";
+    vec_format(c.name, sizeof c.name, "%s", path);
+    vec_format(c.id, sizeof c.id, "trace");
+    vec_report_row(r, c.id, c.pass, c.detail);
+    vec_report_count(r, &c);
+    count_area(st, "sim_trace");
+}
+
 static void run_file(conf_state_t *st, const vec_file_t *f)
 {
     vec_report_t *r = &st->report;
@@ -124,46 +147,25 @@ static void run_file(conf_state_t *st, const vec_file_t *f)
         return;
     }
     bool vectors = vec_is_vector_file(root), ha_case = conf_is_case_file(root);
-    if ((vectors && st->opt->cases_only) || (ha_case && st->opt->vectors_only)) {
+    bool trace = conf_is_trace_file(root);
+    if ((vectors && st->opt->cases_only) || ((ha_case || trace) && st->opt->vectors_only)) {
         st->skipped++;
     } else if (vectors) {
         vec_run_root(r, f->path, root);
     } else if (ha_case) {
         run_case_file(st, f->path, root);
+    } else if (trace) {
+        run_trace_file(st, f->path);
     } else {
         vec_report_file_begin(r, f->path, "-");
-        vec_format(msg, sizeof msg, "schema: expected \"ratelimitly-vectors/v1\" or \"" CONF_SCHEMA_ID "\", got %s",
+        vec_format(msg, sizeof msg,
+                   "schema: expected \"ratelimitly-vectors/v1\", \"" CONF_SCHEMA_ID "\" or \"" CONF_TRACE_SCHEMA_ID
+                   "\", got %s",
                    vj_describe(json_is_object(root) ? json_object_get(root, "schema") : root, got, sizeof got));
         vec_report_file_failure(r, f->path, msg);
     }
     vec_report_file_end(r);
     json_decref(root);
-}
-
-/* The simulator's traces with expectations: none until the simulator exists
- * (conf_sim.c). Each trace counts like a case. */
-static void run_simulator_traces(conf_state_t *st)
-{
-    static conf_sim_trace_t traces[MAX_SIM_TRACES];
-    size_t n = conf_simulator_traces(traces, MAX_SIM_TRACES);
-    if (n == 0) {
-        fflush(stdout); /* keep the terminal's order of the two streams */
-        fputs("rl-testbed: simulator traces: 0 (the simulator is not built yet)\n", stderr);
-        return;
-    }
-    vec_report_file_begin_columns(&st->report, "simulator", "sim_trace", "  check        status detail");
-    for (size_t i = 0; i < n && i < MAX_SIM_TRACES; i++) {
-        vec_case_t c;
-        memset(&c, 0, sizeof c);
-        vec_format(c.name, sizeof c.name, "%s", traces[i].name);
-        vec_format(c.id, sizeof c.id, "%s", traces[i].name);
-        vec_format(c.detail, sizeof c.detail, "%s", traces[i].detail != NULL ? traces[i].detail : "");
-        c.result = "-";
-        c.pass = traces[i].pass;
-        vec_report_row(&st->report, c.id, c.pass, c.detail);
-        vec_report_count(&st->report, &c);
-    }
-    vec_report_file_end(&st->report);
 }
 
 int conf_run(const vec_file_list_t *files, const conf_options_t *opt)
@@ -180,8 +182,6 @@ int conf_run(const vec_file_list_t *files, const conf_options_t *opt)
     }
     for (size_t i = 0; i < files->n; i++)
         run_file(st, &files->files[i]);
-    if (!opt->vectors_only)
-        run_simulator_traces(st);
     fflush(stdout);
     if (st->skipped > 0)
         fprintf(stderr, "rl-testbed: skipped %lu file(s) (%s)\n", st->skipped,

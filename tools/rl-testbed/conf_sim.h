@@ -1,19 +1,23 @@
-/* conf_sim.h - simulator traces with expectations, for the conformance gate. */
+/* conf_sim.h - simulator traces in the conformance gate: a trace file
+ * (schema ratelimitly-trace/v1, docs/traces.md) is one case. */
 #ifndef CONF_SIM_H
 #define CONF_SIM_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-/* One simulator trace and its verdict against the expectations it carries. */
-typedef struct {
-    const char *name;   /* trace name, e.g. its file */
-    bool pass;
-    const char *detail; /* why it failed; "" on pass */
-} conf_sim_trace_t;
+#include <jansson.h>
 
-/* Fill out[0..cap) with the simulator's traces that carry expectations and
- * return how many. The simulator does not exist yet: returns 0. */
-size_t conf_simulator_traces(conf_sim_trace_t *out, size_t cap);
+#define CONF_TRACE_SCHEMA_ID "ratelimitly-trace/v1"
+
+/* True when this build includes the simulator. */
+bool conf_simulator_built(void);
+
+/* True when root is a trace file (its schema names the trace format). */
+bool conf_is_trace_file(const json_t *root);
+
+/* Load and run the trace at path with its own seed; true when it ran and every
+ * expectation held. detail (cap bytes) gets why it failed, or "" on a pass. */
+bool conf_judge_trace(const char *path, char *detail, size_t cap);
 
 #endif /* CONF_SIM_H */

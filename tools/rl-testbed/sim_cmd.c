@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "sim_cmd.h"
@@ -34,7 +35,8 @@ static void usage(FILE *f) {
           "against simulated r-servers, links and DNS, and prints each trace's metrics table\n"
           "and expectation results, then 'sim: N passed, N failed' last. A trace passes when\n"
           "it runs and every expectation holds.\n"
-          "With no TRACE: every sim/traces/*.json except bench_*.json (the default set),\n"
+          "A directory stands for its *.json files (rl-testbed sim sim/traces runs all).\n"
+          "With no TRACE: the default set listed in sim/traces/default-set.txt,\n"
           "relative to the current directory or to the source tree.\n"
           "\n"
           "  --seed N              seed for every trace (default: each trace's own seed)\n"
@@ -147,37 +149,95 @@ static int run_trace(const char *path, const sim_opts_t *o, FILE *events, FILE *
     return ok;
 }
 
-static int default_traces(glob_t *g) {
-    const char *pats[2] = {"sim/traces/*.json", RL_SOURCE_DIR "/sim/traces/*.json"};
+/* A growing list of owned path strings. */
+typedef struct {
+    char **v;
+    size_t n, cap;
+} paths_t;
+
+static int paths_add(paths_t *p, const char *s) {
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 16;
+        char **v = realloc(p->v, cap * sizeof *v);
+        if (v == NULL) return -1;
+        p->v = v;
+        p->cap = cap;
+    }
+    p->v[p->n] = strdup(s);
+    if (p->v[p->n] == NULL) return -1;
+    p->n++;
+    return 0;
+}
+
+static void paths_free(paths_t *p) {
+    for (size_t i = 0; i < p->n; i++) free(p->v[i]);
+    free(p->v);
+}
+
+/* A directory stands for its *.json files (sorted). */
+static int add_dir(paths_t *p, const char *dir) {
+    char pat[4096];
+    snprintf(pat, sizeof pat, "%s/*.json", dir);
+    glob_t g;
+    int rc = glob(pat, 0, NULL, &g);
+    if (rc == 0) {
+        for (size_t i = 0; i < g.gl_pathc; i++) {
+            if (paths_add(p, g.gl_pathv[i]) != 0) rc = -1;
+        }
+    }
+    globfree(&g);
+    return rc == 0 ? 0 : -1;
+}
+
+/* The default set: sim/traces/default-set.txt (one file per line, '#'
+ * comments), relative to the current directory or to the source tree. */
+static int default_traces(paths_t *p) {
+    const char *dirs[2] = {"sim/traces", RL_SOURCE_DIR "/sim/traces"};
     for (int i = 0; i < 2; i++) {
-        if (glob(pats[i], 0, NULL, g) == 0 && g->gl_pathc > 0) return 0;
-        globfree(g);
+        char list[4096];
+        snprintf(list, sizeof list, "%s/default-set.txt", dirs[i]);
+        FILE *f = fopen(list, "r");
+        if (f == NULL) continue;
+        char line[512];
+        while (fgets(line, sizeof line, f) != NULL) {
+            line[strcspn(line, "#\r\n")] = '\0';
+            char *t = line;
+            while (*t == ' ' || *t == '\t') t++;
+            size_t n = strlen(t);
+            while (n > 0 && (t[n - 1] == ' ' || t[n - 1] == '\t')) t[--n] = '\0';
+            if (n == 0) continue;
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s", dirs[i], t);
+            if (paths_add(p, path) != 0) {
+                fclose(f);
+                return -1;
+            }
+        }
+        fclose(f);
+        return p->n > 0 ? 0 : -1;
     }
     return -1;
 }
 
-static bool is_bench(const char *path) {
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    return strncmp(base, "bench_", 6) == 0;
+static bool is_directory(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 int rl_cmd_sim(int argc, char **argv) {
     sim_opts_t o = {0};
-    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
-    size_t n = 0;
-    if (paths == NULL) return 1;
+    paths_t paths = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
-            free(paths);
+            paths_free(&paths);
             return 0;
         } else if (strcmp(a, "--seed") == 0 && i + 1 < argc) {
             if (parse_u64(argv[++i], &o.seed) != 0) {
                 fprintf(stderr, "rl-testbed sim: --seed wants a decimal integer 0..18446744073709551615, got '%s'\n",
                         argv[i]);
-                free(paths);
+                paths_free(&paths);
                 return 2;
             }
             o.seed_given = true;
@@ -192,51 +252,36 @@ int rl_cmd_sim(int argc, char **argv) {
         } else if (a[0] == '-') {
             fprintf(stderr, "rl-testbed sim: unknown or incomplete option '%s'\n", a);
             usage(stderr);
-            free(paths);
+            paths_free(&paths);
             return 2;
-        } else {
-            paths[n++] = a;
+        } else if (is_directory(a) ? add_dir(&paths, a) != 0 : paths_add(&paths, a) != 0) {
+            fprintf(stderr, "rl-testbed sim: no trace files in '%s'\n", a);
+            paths_free(&paths);
+            return 2;
         }
     }
-    glob_t g = {0};
-    bool globbed = false;
-    if (n == 0) {
-        if (default_traces(&g) != 0) {
-            fprintf(stderr, "rl-testbed sim: no traces given and none found in sim/traces/\n");
-            free(paths);
-            return 1;
-        }
-        globbed = true;
-        const char **p = realloc(paths, (g.gl_pathc + 1) * sizeof *paths);
-        if (p == NULL) {
-            free(paths);
-            globfree(&g);
-            return 1;
-        }
-        paths = p;
-        for (size_t i = 0; i < g.gl_pathc; i++) {
-            if (!is_bench(g.gl_pathv[i])) paths[n++] = g.gl_pathv[i];
-        }
+    if (paths.n == 0 && default_traces(&paths) != 0) {
+        fprintf(stderr, "rl-testbed sim: no traces given and no sim/traces/default-set.txt found\n");
+        paths_free(&paths);
+        return 2;
     }
     FILE *events = NULL, *json = NULL;
     if (o.events_path && (events = fopen(o.events_path, "w")) == NULL) {
         fprintf(stderr, "rl-testbed sim: cannot write %s: %s\n", o.events_path, strerror(errno));
-        free(paths);
-        if (globbed) globfree(&g);
+        paths_free(&paths);
         return 2;
     }
     if (o.json_path && (json = fopen(o.json_path, "w")) == NULL) {
         fprintf(stderr, "rl-testbed sim: cannot write %s: %s\n", o.json_path, strerror(errno));
         if (events) fclose(events);
-        free(paths);
-        if (globbed) globfree(&g);
+        paths_free(&paths);
         return 2;
     }
     if (json) fputc('[', json);
     size_t passed = 0, failed = 0;
     bool first = true;
-    for (size_t i = 0; i < n; i++) {
-        if (run_trace(paths[i], &o, events, json, &first)) passed++;
+    for (size_t i = 0; i < paths.n; i++) {
+        if (run_trace(paths.v[i], &o, events, json, &first)) passed++;
         else failed++;
     }
     if (json) {
@@ -245,7 +290,6 @@ int rl_cmd_sim(int argc, char **argv) {
     }
     if (events) fclose(events);
     printf("sim: %zu passed, %zu failed\n", passed, failed);
-    free(paths);
-    if (globbed) globfree(&g);
+    paths_free(&paths);
     return failed == 0 ? 0 : 1;
 }

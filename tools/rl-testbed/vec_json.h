@@ -1,5 +1,5 @@
 /* vec_json.h - typed, path-named field getters for vector files
- * (/work/shared/vectors-schema.md "Envelope").
+ * (../shared/vectors-schema.md "Envelope").
  *
  * Every getter checks presence, JSON type and range, and on failure writes
  * "<path>: expected <what>, got <what was there>" into a vj_err_t, so a bad

@@ -1,5 +1,5 @@
 /* vec_kinds.h - the kind dispatch table of the vector runner
- * (/work/shared/vectors-schema.md "Kinds").
+ * (../shared/vectors-schema.md "Kinds").
  *
  * A kind adapter reads its input fields, drives the core, and reports either
  * an accepted result, built as JSON in exactly the shape of the schema's valid

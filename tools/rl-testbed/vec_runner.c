@@ -1,5 +1,5 @@
 /* vec_runner.c - file loop, envelope checks and per-test evaluation
- * (/work/shared/vectors-schema.md "Envelope", "Runner contract"). */
+ * (../shared/vectors-schema.md "Envelope", "Runner contract"). */
 #include "vec_runner.h"
 
 #include <inttypes.h>

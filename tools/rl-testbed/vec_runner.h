@@ -1,5 +1,5 @@
 /* vec_runner.h - the `rl-testbed vectors` command: run known-answer files in
- * the ratelimitly-vectors/v1 schema (/work/shared/vectors-schema.md). */
+ * the ratelimitly-vectors/v1 schema (../shared/vectors-schema.md). */
 #ifndef VEC_RUNNER_H
 #define VEC_RUNNER_H
 

@@ -554,7 +554,7 @@ def fixed_bytes(label, n):
     return out[:n]
 
 
-# Published values (/work/shared/external/*.json). The script asserts it reproduces them.
+# Published values (../shared/external/*.json). The script asserts it reproduces them.
 PUBLISHED = {
     "checkout": "f5cf3ad8b8406854b596ba3614f16eff",
     "cafe": "732b120606917c683e37433fa00a60dc",
@@ -621,7 +621,7 @@ def name_bytes(inp):
 def gen_bucket_id():
     vf = VectorFile("bucket_id.json", "bucket_id", ID_SOURCE + TOOL, {
         "Published": "same input and value as published by other Ratelimitly clients "
-                     "(/work/shared/external); proves this generator agrees with them",
+                     "(../shared/external); proves this generator agrees with them",
         "Utf8": "name_utf8 is hashed as its UTF-8 bytes; the length field counts bytes, not characters",
         "Bytes": "name_hex with embedded zero bytes; the exact bytes are hashed",
         "Boundary": "an end of a u32 range, an empty name, or a message length at the "
@@ -660,7 +660,7 @@ def gen_bucket_id():
 def gen_tracker_id():
     vf = VectorFile("tracker_id.json", "tracker_id", ID_SOURCE + TOOL, {
         "Published": "same input and value as published by another Ratelimitly client "
-                     "(/work/shared/external); proves this generator agrees with it",
+                     "(../shared/external); proves this generator agrees with it",
         "Utf8": "name_utf8 is hashed as its UTF-8 bytes; the length field counts bytes",
         "Bytes": "name_hex with embedded zero bytes; the exact bytes are hashed",
         "Boundary": "an end of a u32 range, an empty name, or a message length at the "
@@ -716,7 +716,7 @@ def flip_last_char(text):
 
 def gen_api_key():
     vf = VectorFile("api_key.json", "api_key", CRED_SOURCE + TOOL, {
-        "Published": "string published by other Ratelimitly clients (/work/shared/external)",
+        "Published": "string published by other Ratelimitly clients (../shared/external)",
         "Boundary": "largest or smallest accepted value of a quota code, key_id, or payload size",
         "UpperCase": "an all-upper-case Bech32 string is valid (BIP-173); it decodes as lower case",
         "Bech32": "string-level failure: mixed case, no separator, charset, checksum (Bech32m is not "

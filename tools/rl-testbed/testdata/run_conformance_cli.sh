@@ -46,7 +46,7 @@ good_case="$cases/rule4_oldest_selected_immediately.json"
 
 expect "--help lists conformance" 0 out "conformance" -- --help
 expect "conformance --help" 0 out "usage: rl-testbed conformance [CASE_OR_DIR...] [--junit FILE] [--vectors-only|--cases-only]" -- conformance --help
-expect "--help names the simulator hook" 0 out "the simulator does not exist yet" -- conformance --help
+expect "--help names the simulator traces" 0 out "Simulator traces (schema ratelimitly-trace/v1" -- conformance --help
 expect "unknown option" 2 err "rl-testbed: unknown option '--frobnicate'" -- conformance --frobnicate
 expect "unknown option shows usage" 2 err "usage: rl-testbed conformance" -- conformance --frobnicate
 expect "--junit without FILE" 2 err "rl-testbed: missing FILE after '--junit'" -- conformance --junit
@@ -56,8 +56,8 @@ expect "cases directory" 0 out "conformance: $n_cases passed, 0 failed" -- confo
 last_line "cases directory: closing line" "conformance: $n_cases passed, 0 failed"
 expect "a case table has check rows" 0 out "  sends        PASS" -- conformance "$good_case"
 expect "area summary" 0 out "HA cases by area: 9.3.3 1" -- conformance "$good_case"
-expect "simulator hook reports zero traces" 0 err "simulator traces: 0 (the simulator is not built yet)" -- \
-    conformance "$good_case"
+expect "a simulator trace is a case" 0 out "conformance: 1 passed, 0 failed" -- \
+    conformance "$dir/../../../sim/traces/ha_healthy.json"
 
 # A vector file and a case: 2 vector tests + 1 case.
 expect "vector file and case" 0 out "conformance: 3 passed, 0 failed" -- conformance "$dir/good/ids.json" "$good_case"
@@ -69,7 +69,7 @@ expect "--cases-only skips vectors" 0 out "conformance: 1 passed, 0 failed" -- c
     "$dir/good/ids.json" "$good_case"
 
 echo '{"schema": "something-else/v1"}' >"$tmp/other.json"
-expect "unknown schema" 1 out 'other.json: schema: expected "ratelimitly-vectors/v1" or "ratelimitly-ha-case/v1", got string "something-else/v1"' -- \
+expect "unknown schema" 1 out 'other.json: schema: expected "ratelimitly-vectors/v1", "ratelimitly-ha-case/v1" or "ratelimitly-trace/v1", got string "something-else/v1"' -- \
     conformance "$tmp/other.json"
 mkdir "$tmp/empty_dir"
 expect "empty directory fails" 1 out "empty_dir/*.json: (files): no file matches this pattern" -- conformance "$tmp/empty_dir"

@@ -1,0 +1,137 @@
+/* The simulated world end to end (sim_world.c, sim_host.c, sim_nodes.c,
+ * sim_metrics.c): determinism, seeds, expectations, metrics on small traces. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sim_trace.h"
+#include "sim_world.h"
+
+/* Two servers, one client, five scripted requests, healthy links. */
+static const char HEALTHY[] =
+    "{\"schema\": \"ratelimitly-trace/v1\", \"name\": \"t\", \"seed\": 5, \"duration_ms\": 200,"
+    " \"servers\": [{\"name\": \"A\", \"start_age_s\": 86400}, {\"name\": \"B\", \"start_age_s\": 3600}],"
+    " \"clients\": [{\"name\": \"c1\", \"auth\": \"cookie\", \"use_dns\": false, \"policy\": \"default\","
+    "   \"arrivals\": {\"kind\": \"scripted\", \"at_ms\": [0, 10, 20, 30, 40]},"
+    "   \"mix\": [{\"resources\": [{\"bucket\": \"api\", \"window_size_ms\": 1000, \"rate_limit\": 3}]}]}],"
+    " \"expectations\": [{\"kind\": \"selected\", \"client\": \"c1\", \"request\": 0, \"server\": \"A\"},"
+    "   {\"kind\": \"metric\", \"metric\": \"allowed\", \"op\": \"==\", \"value\": 3}]}";
+
+static void load(const char *text, sim_config_t *cfg) {
+    char err[300];
+    int rc = sim_trace_parse(text, strlen(text), "inline.json", cfg, err, sizeof err);
+    if (rc != 0) fail_msg("trace did not load: %s", err);
+}
+
+static void run(const sim_config_t *cfg, uint64_t seed, sim_result_t *r) {
+    char err[300];
+    sim_run_opts_t o = {.events = NULL};
+    if (sim_run(cfg, seed, &o, r, err, sizeof err) != 0) fail_msg("run failed: %s", err);
+}
+
+static void test_same_seed_same_digest_and_metrics(void **state) {
+    (void)state;
+    sim_config_t cfg;
+    load(HEALTHY, &cfg);
+    sim_result_t a, b;
+    run(&cfg, 5, &a);
+    run(&cfg, 5, &b);
+    assert_string_equal(a.digest, b.digest);
+    assert_int_equal(a.events, b.events);
+    assert_memory_equal(&a.metrics, &b.metrics, sizeof a.metrics);
+    sim_result_free(&a);
+    sim_result_free(&b);
+    sim_config_free(&cfg);
+}
+
+static void test_different_seed_different_digest(void **state) {
+    (void)state;
+    sim_config_t cfg;
+    load(HEALTHY, &cfg);
+    sim_result_t a, b;
+    run(&cfg, 5, &a);
+    run(&cfg, 6, &b);
+    assert_string_not_equal(a.digest, b.digest); /* unique_ids and link draws differ */
+    sim_result_free(&a);
+    sim_result_free(&b);
+    sim_config_free(&cfg);
+}
+
+static void test_healthy_run_metrics(void **state) {
+    (void)state;
+    sim_config_t cfg;
+    load(HEALTHY, &cfg);
+    sim_result_t r;
+    run(&cfg, 5, &r);
+    assert_int_equal(r.metrics.submitted, 5);
+    assert_int_equal(r.metrics.decided, 5);
+    assert_int_equal(r.metrics.allowed, 3); /* rate_limit 3 per 1000 ms window */
+    assert_int_equal(r.metrics.denied, 2);
+    assert_int_equal(r.metrics.false_allows, 0);
+    assert_int_equal(r.metrics.false_denies, 0);
+    assert_int_equal(r.metrics.overconsumed_tokens, 0);
+    assert_int_equal(r.metrics.replays_sent, 0);
+    assert_int_equal(r.metrics.datagrams_sent, 10 + r.metrics.completion_sends);
+    assert_true(r.metrics.availability == 1.0);
+    assert_int_equal(r.n_expects, 2);
+    assert_int_equal(r.expects_failed, 0);
+    assert_true(r.expects[0].passed);
+    sim_result_free(&r);
+    sim_config_free(&cfg);
+}
+
+static void test_failed_expectation_is_reported(void **state) {
+    (void)state;
+    char text[sizeof HEALTHY + 16];
+    snprintf(text, sizeof text, "%s", HEALTHY);
+    char *p = strstr(text, "\"server\": \"A\"");
+    assert_non_null(p);
+    p[11] = 'B'; /* expect B: the oldest, A, answers first and is selected */
+    sim_config_t cfg;
+    load(text, &cfg);
+    sim_result_t r;
+    run(&cfg, 5, &r);
+    assert_int_equal(r.expects_failed, 1);
+    assert_false(r.expects[0].passed);
+    assert_string_equal(r.expects[0].message, "c1 request #0 selected B: got A (RCLIENT_OK)");
+    sim_result_free(&r);
+    sim_config_free(&cfg);
+}
+
+/* The oldest server silent (partitioned): B is selected at the preference
+ * deadline, 20 ms after submit, and A gets completion deliveries. */
+static void test_partitioned_oldest_selects_younger_at_deadline(void **state) {
+    (void)state;
+    static const char T[] =
+        "{\"schema\": \"ratelimitly-trace/v1\", \"name\": \"p\", \"seed\": 1, \"duration_ms\": 100,"
+        " \"servers\": [{\"name\": \"A\", \"start_age_s\": 86400}, {\"name\": \"B\", \"start_age_s\": 3600}],"
+        " \"clients\": [{\"name\": \"c1\", \"auth\": \"none\", \"use_dns\": false, \"policy\": \"default\","
+        "   \"arrivals\": {\"kind\": \"scripted\", \"at_ms\": [0]},"
+        "   \"mix\": [{\"resources\": [{\"bucket\": \"api\", \"window_size_ms\": 1000, \"rate_limit\": 3}]}]}],"
+        " \"faults\": [{\"at_ms\": 0, \"kind\": \"partition\", \"target\": \"A\", \"dir\": \"both\", \"on\": true}],"
+        " \"expectations\": [{\"kind\": \"selected\", \"client\": \"c1\", \"request\": 0, \"server\": \"B\"}]}";
+    sim_config_t cfg;
+    load(T, &cfg);
+    sim_result_t r;
+    run(&cfg, 1, &r);
+    assert_int_equal(r.expects_failed, 0);
+    assert_true(r.metrics.latency_max_ms >= 20.0 && r.metrics.latency_max_ms < 21.0);
+    assert_int_equal(r.metrics.completion_sends, 1);
+    sim_result_free(&r);
+    sim_config_free(&cfg);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_same_seed_same_digest_and_metrics),
+        cmocka_unit_test(test_different_seed_different_digest),
+        cmocka_unit_test(test_healthy_run_metrics),
+        cmocka_unit_test(test_failed_expectation_is_reported),
+        cmocka_unit_test(test_partitioned_oldest_selects_younger_at_deadline),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
