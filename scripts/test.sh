@@ -1,9 +1,57 @@
 #!/usr/bin/env bash
-# The test command: build, run every test through ctest (cmocka unit tests,
-# vector and conformance CLI tests, simulator traces), then the conformance
-# gate: every vector file, HA decision case and simulator trace.
-set -euo pipefail
+# The test command (README; .ci/run runs it). Every quality gate, in order:
+#   1. gcc build with -Wall -Wextra -Werror; every test (ctest); the conformance
+#      gate (vectors, HA decision cases, simulator traces)
+#   2. clang build with -Werror; every test
+#   3. clang ASan+UBSan build; every test, including the fuzz-corpus replay
+#   4. valgrind memcheck over every unit-test executable (gcc build)
+#   5. coverage gate on core/: lines >= 90 %, branches >= 75 % (gcovr)
+# usage: scripts/test.sh [--quick]   (--quick: stage 1 only)
+# Installs missing system packages first. Exit status 0 only when every stage passed.
+set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/build.sh default
-ctest --preset default
-./build/default/tools/rl-testbed/rl-testbed conformance --quiet
+quick=0
+case "${1:-}" in
+--quick) quick=1 ;;
+"") ;;
+*) echo "usage: scripts/test.sh [--quick]" >&2; exit 2 ;;
+esac
+
+bash scripts/install-deps.sh || exit 1
+passed=0
+failed=0
+failed_names=""
+stage() {
+    local name="$1"
+    shift
+    local t0=$SECONDS
+    echo
+    echo "==== $name"
+    if "$@"; then
+        passed=$((passed + 1))
+        echo "==== $name: passed ($((SECONDS - t0)) s)"
+    else
+        failed=$((failed + 1))
+        failed_names="$failed_names $name"
+        echo "==== $name: FAILED ($((SECONDS - t0)) s)"
+    fi
+}
+build_and_test() {
+    local preset="$1"
+    cmake --preset "$preset" >/dev/null && cmake --build --preset "$preset" && ctest --preset "$preset"
+}
+gcc_stage() {
+    build_and_test default && ./build/default/tools/rl-testbed/rl-testbed conformance --quiet
+}
+
+stage gcc-werror-tests-conformance gcc_stage
+if [ "$quick" -eq 0 ]; then
+    stage clang-werror-tests build_and_test clang
+    stage asan-ubsan-tests build_and_test asan
+    stage valgrind bash scripts/valgrind.sh build/default
+    stage coverage-gate bash scripts/coverage.sh --gate --out build/coverage-report
+fi
+echo
+[ -n "$failed_names" ] && echo "failed stages:$failed_names"
+echo "ci: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
