@@ -12,7 +12,7 @@
 #include "sim_world_int.h"
 
 #define STEERING_APPLY_US 1000u  /* rebind completes 1 ms after the hint (outside the receive path) */
-#define FORGET_AFTER_US 2000000u /* keep decided requests 2 s for late-response accounting */
+#define FORGET_AFTER_US 5000000u /* keep decided requests 5 s for late-response and disagreement accounting */
 
 uint64_t sim_host_now_ms(const sim_host_t *h) {
     int64_t t = (int64_t)sim_run_ms(h->w) + h->skew_ms;
@@ -31,13 +31,6 @@ static int h_send(void *ctx, const r_addr_t *to, const uint8_t *data, size_t len
     if (h->call == SIM_CALL_SUBMIT && h->calling != NULL && !h->calling->uid_known && len >= 28) {
         memcpy(h->calling->uid, data + 12, 16); /* Tenant Header unique_id (wire_protocol.md) */
         h->calling->uid_known = true;
-        /* The oracle applies the logical request exactly once, at submit. */
-        uint8_t out[1500];
-        size_t out_len = 0;
-        sim_server_result_t res;
-        sim_server_verdict_t v = sim_server_handle(w->oracle, sim_run_ms(w), data, len, out, sizeof out, &out_len,
-                                                   &res);
-        h->calling->oracle_allowed = (v == SIM_SRV_ANSWERED || v == SIM_SRV_REPLAYED) && res.allowed;
     } else if (h->call == SIM_CALL_REPORT && h->call_sends == 0) {
         uint8_t out[1500];
         size_t out_len = 0;
@@ -142,7 +135,21 @@ static long server_index_of(const sim_world_t *w, uint64_t server_id) {
     return -1;
 }
 
-static void record_expectations(sim_world_t *w, const sim_req_t *r, const r_rate_limit_result_t *res) {
+/* The oldest server now: the smallest current server_id. */
+static long oldest_server(const sim_world_t *w) {
+    long best = -1;
+    uint64_t best_id = UINT64_MAX;
+    for (size_t i = 0; i < w->n_servers; i++) {
+        uint64_t id = sim_server_id(w->servers[i].srv);
+        if (best < 0 || id < best_id) {
+            best = (long)i;
+            best_id = id;
+        }
+    }
+    return best;
+}
+
+static void record_expectations(sim_world_t *w, const sim_req_t *r, int status, uint64_t server_id) {
     const sim_config_t *cfg = w->cfg;
     for (size_t i = 0; i < cfg->n_expects; i++) {
         const sim_expect_cfg_t *e = &cfg->expects[i];
@@ -150,8 +157,8 @@ static void record_expectations(sim_world_t *w, const sim_req_t *r, const r_rate
             continue;
         }
         w->expect_seen[i] = true;
-        w->expect_server_id[i] = res->server_id;
-        w->expect_status[i] = res->status;
+        w->expect_server_id[i] = server_id;
+        w->expect_status[i] = status;
     }
 }
 
@@ -163,9 +170,9 @@ static sim_time_t service_draw(sim_rng_t *rng, const sim_latency_t *l) {
     switch (l->kind) {
     case SIM_LAT_UNIFORM: extra = (double)sim_rng_below(rng, (uint64_t)l->spread_us + 1u); break;
     case SIM_LAT_EXP: extra = sim_rng_exp(rng, (double)l->spread_us); break;
-    case SIM_LAT_PARETO: {
+    case SIM_LAT_PARETO: { /* base + spread * U^(-1/alpha), as on links: at least base + spread */
         double u = 1.0 - sim_rng_unit(rng);
-        extra = (double)l->spread_us * (pow(u, -1.0 / (l->alpha > 1.0 ? l->alpha : 1.5)) - 1.0);
+        extra = (double)l->spread_us * pow(u, -1.0 / (l->alpha > 1.0 ? l->alpha : 1.5));
         break;
     }
     default: break;
@@ -190,7 +197,8 @@ static void on_result(r_client_req_t *req, const r_rate_limit_result_t *res, voi
         w->m.decided++;
         if (r->client_allowed) {
             w->m.allowed++;
-            sim_metrics_allowed_tokens(w, &h->shapes[r->mix], sim_run_ms(w));
+            sim_metrics_allowed_tokens(w, h->cfg->key_id, &h->shapes[r->mix],
+                                       r->oracle_applied ? r->granted_ms : sim_run_ms(w));
         } else {
             w->m.denied++;
         }
@@ -198,17 +206,20 @@ static void on_result(r_client_req_t *req, const r_rate_limit_result_t *res, voi
         bool wrong = r->client_allowed != r->oracle_allowed;
         if (r->client_allowed && !r->oracle_allowed) w->m.false_allows++;
         if (!r->client_allowed && r->oracle_allowed) w->m.false_denies++;
-        if (wrong && w->last_fault != 0 && now >= w->last_fault) w->last_wrong = now;
+        if (wrong && w->has_fault && now >= w->last_fault) w->last_wrong = now;
     } else if (res->status == RCLIENT_ERR_TIMEOUT) {
         w->m.timeouts++;
     } else {
         w->m.io_failures++;
     }
     long si = res->server_id != 0 ? server_index_of(w, res->server_id) : -1;
+    if (res->status == RCLIENT_OK && si >= 0 && si == oldest_server(w)) {
+        w->oldest_selected++;
+    }
     sim_log_record(w->log, now, SIM_LOG_DECISION, h->index, r->seq,
                    ((uint64_t)(uint32_t)(-res->status) << 32) | ((uint64_t)r->client_allowed << 16) |
                        (uint64_t)(uint16_t)(si + 1));
-    record_expectations(w, r, res);
+    record_expectations(w, r, res->status, res->server_id);
     /* Admitted work runs, then its measured latency is reported (api.md "Latency Guards and Independent Reports"). */
     if (r->client_allowed && h->cfg->service.enabled && h->shapes[r->mix].n_guards > 0) {
         sim_time_t service = service_draw(&h->rng_load, &h->cfg->service.model);
@@ -267,7 +278,11 @@ static void schedule_next_arrival(sim_host_t *h) {
     } else {
         if (c->rate_per_s <= 0) return;
         double gap_us = sim_rng_exp(&h->rng_load, 1e6 / c->rate_per_s);
-        at = sim_engine_now(&w->engine) + (sim_time_t)(gap_us < 1.0 ? 1.0 : gap_us);
+        sim_time_t now = sim_engine_now(&w->engine);
+        if (!(gap_us < (double)(w->end_arrivals - now))) {
+            return; /* the next arrival would fall after the run (also guards the cast) */
+        }
+        at = now + (sim_time_t)(gap_us < 1.0 ? 1.0 : gap_us);
     }
     if (at >= w->end_arrivals) {
         return;
@@ -308,11 +323,12 @@ static void ev_arrival(void *ctx, uint64_t arg, void *ptr) {
     }
     sim_log_record(w->log, r->submitted_at, SIM_LOG_SUBMIT, h->index, r->seq,
                    rc == RCLIENT_OK ? uid_lo : (uint64_t)(uint32_t)(-rc));
-    if (rc == RCLIENT_OK) {
-        w->m.submitted++;
-    }
+    w->m.submitted++; /* every logical request the application submitted */
     if (rc != RCLIENT_OK || req == NULL) {
-        if (rc != RCLIENT_OK) w->m.submit_errors++;
+        if (rc != RCLIENT_OK) {
+            w->m.submit_errors++;
+            record_expectations(w, r, rc, 0); /* the request takes its number and the submit's error */
+        }
         if (!r->decided) sim_req_release(w, r);
         schedule_next_arrival(h);
         return;
@@ -328,6 +344,7 @@ static void ev_arrival(void *ctx, uint64_t arg, void *ptr) {
 /* ---- ingress ----------------------------------------------------------------- */
 
 void sim_host_deliver(sim_world_t *w, sim_host_t *h, uint32_t src, const uint8_t *data, size_t len) {
+    sim_req_forget_due(w, sim_engine_now(&w->engine), false);
     sim_req_t *r = len >= 28 ? sim_uid_find(w, data + 12) : NULL;
     if (r != NULL && src >= w->n_hosts && src - w->n_hosts < 64) {
         r->delivered_mask |= 1ull << (src - w->n_hosts);
@@ -431,7 +448,13 @@ static int create_client(sim_world_t *w, sim_host_t *h) {
     if (!c->use_dns) {
         rc.servers = eps;
         rc.server_count = explicit_servers(w, eps, 64);
-        if (rc.server_count == 0) return -1;
+        if (rc.server_count == 0) {
+            snprintf(w->err, sizeof w->err,
+                     "clients[%u] (%s): use_dns is false but dns.epochs[0] names no server to use as an explicit "
+                     "endpoint",
+                     h->index, c->name);
+            return -1;
+        }
     }
     r_io_ops_t io = {.ctx = h, .udp_send = h_send, .now_ms = h_now, .steering_rebind = h_steering,
                      .random = h_random};
@@ -454,7 +477,9 @@ int sim_hosts_create(sim_world_t *w) {
         sim_rng_seed(&h->rng_core, w->seed, SIM_STREAM_CLIENT, i);
         sim_rng_seed(&h->rng_load, w->seed, SIM_STREAM_WORKLOAD, i);
         if (build_shapes(h) != 0 || create_client(w, h) != 0) {
-            snprintf(w->err, sizeof w->err, "clients[%zu] (%s): cannot create the client", i, h->cfg->name);
+            if (w->err[0] == '\0') {
+                snprintf(w->err, sizeof w->err, "clients[%zu] (%s): cannot create the client", i, h->cfg->name);
+            }
             return -1;
         }
         for (size_t s = 0; s < w->n_servers; s++) {

@@ -21,10 +21,10 @@ int sim_metrics_latency(sim_world_t *w, sim_time_t latency_us) {
 
 /* ---- over-consumption: (bucket_id, window) -> tokens the clients allowed ---- */
 
-static size_t win_hash(const uint8_t *b, uint64_t window) {
+static size_t win_hash(uint64_t key_id, const uint8_t *b, uint64_t window) {
     uint64_t h;
     memcpy(&h, b, 8);
-    h ^= window * 0x9E3779B97F4A7C15ull;
+    h ^= window * 0x9E3779B97F4A7C15ull ^ key_id * 0xC2B2AE3D27D4EB4Full;
     return (size_t)(h ^ (h >> 29));
 }
 
@@ -34,7 +34,7 @@ static int win_grow(sim_windowmap_t *m) {
     if (slots == NULL) return -1;
     for (size_t i = 0; i < m->cap; i++) {
         if (!m->slots[i].used) continue;
-        size_t j = win_hash(m->slots[i].bucket, m->slots[i].window) & (cap - 1);
+        size_t j = win_hash(m->slots[i].key_id, m->slots[i].bucket, m->slots[i].window) & (cap - 1);
         while (slots[j].used) j = (j + 1) & (cap - 1);
         slots[j] = m->slots[i];
     }
@@ -44,15 +44,19 @@ static int win_grow(sim_windowmap_t *m) {
     return 0;
 }
 
-static sim_window_t *win_get(sim_windowmap_t *m, const uint8_t *bucket, uint64_t window, uint32_t limit) {
+static sim_window_t *win_get(sim_windowmap_t *m, uint64_t key_id, const uint8_t *bucket, uint64_t window,
+                             uint32_t limit) {
     if ((m->count + 1) * 2 > m->cap && win_grow(m) != 0) return NULL;
-    size_t j = win_hash(bucket, window) & (m->cap - 1);
+    size_t j = win_hash(key_id, bucket, window) & (m->cap - 1);
     while (m->slots[j].used) {
-        if (m->slots[j].window == window && memcmp(m->slots[j].bucket, bucket, 16) == 0) return &m->slots[j];
+        if (m->slots[j].window == window && m->slots[j].key_id == key_id &&
+            memcmp(m->slots[j].bucket, bucket, 16) == 0)
+            return &m->slots[j];
         j = (j + 1) & (m->cap - 1);
     }
     sim_window_t *s = &m->slots[j];
     s->used = true;
+    s->key_id = key_id;
     memcpy(s->bucket, bucket, 16);
     s->window = window;
     s->limit = limit;
@@ -61,34 +65,37 @@ static sim_window_t *win_get(sim_windowmap_t *m, const uint8_t *bucket, uint64_t
 }
 
 /* Windows are fixed, aligned to multiples of window_size_ms on the run clock,
- * and a request counts in the window of its decision time. */
-int sim_metrics_allowed_tokens(sim_world_t *w, const sim_shape_t *shape, uint64_t run_ms) {
+ * per tenant (key_id) and bucket; a request counts in the window of its grant:
+ * the first time a server decided it (run_ms). */
+int sim_metrics_allowed_tokens(sim_world_t *w, uint64_t key_id, const sim_shape_t *shape, uint64_t run_ms) {
     for (size_t i = 0; i < shape->n_res; i++) {
         const r_resource_request_t *r = &shape->res[i];
         uint64_t win = r->window_size_ms ? run_ms / r->window_size_ms : 0;
-        sim_window_t *s = win_get(&w->windows, r->bucket_id, win, r->rate_limit);
+        sim_window_t *s = win_get(&w->windows, key_id, r->bucket_id, win, r->rate_limit);
         if (s == NULL) return -1;
         s->tokens += r->tokens_requested;
     }
     return 0;
 }
 
-static int popcount64(uint64_t x) {
-    return __builtin_popcountll(x);
+/* Two different servers, one allowing and one denying (a single server that
+ * answered both, after losing its dedup entry, is not a disagreement). */
+static bool servers_differ(uint64_t allow, uint64_t deny) {
+    return allow != 0 && deny != 0 && !(allow == deny && (allow & (allow - 1)) == 0);
 }
 
 void sim_metrics_forget(sim_world_t *w, const sim_req_t *r) {
     if (!r->decided) return;
-    bool disagree = r->allow_mask != 0 && r->deny_mask != 0;
-    if (disagree) {
+    if (servers_differ(r->allow_mask, r->deny_mask)) {
         w->m.disagreed++;
         if (r->status == RCLIENT_OK) {
+            w->disagreed_decided++;
             if (r->client_allowed && !r->oracle_allowed) w->m.false_allow_rate_disagree += 1;
             if (!r->client_allowed && r->oracle_allowed) w->m.false_deny_rate_disagree += 1;
         }
     }
     uint64_t seen = r->delivered_mask;
-    if (popcount64(seen & r->allow_mask) > 0 && popcount64(seen & r->deny_mask) > 0) w->m.contradictory++;
+    if (servers_differ(seen & r->allow_mask, seen & r->deny_mask)) w->m.contradictory++;
 }
 
 static int cmp_u32(const void *a, const void *b) {
@@ -108,10 +115,13 @@ void sim_metrics_finish(sim_world_t *w) {
     m->false_allow_rate = m->decided ? (double)m->false_allows / (double)m->decided : 0;
     m->false_deny_rate = m->decided ? (double)m->false_denies / (double)m->decided : 0;
     /* accumulated as counts during the run; turned into rates here */
-    uint64_t dis = m->disagreed;
+    uint64_t dis = w->disagreed_decided;
     m->false_allow_rate_disagree = dis ? m->false_allow_rate_disagree / (double)dis : 0;
     m->false_deny_rate_disagree = dis ? m->false_deny_rate_disagree / (double)dis : 0;
-    qsort(w->latencies_us, w->n_lat, sizeof *w->latencies_us, cmp_u32);
+    if (w->n_lat > 0) {
+        qsort(w->latencies_us, w->n_lat, sizeof *w->latencies_us, cmp_u32);
+    }
+    m->oldest_selected_rate = m->decided ? (double)w->oldest_selected / (double)m->decided : 0;
     m->latency_p50_ms = quantile_ms(w->latencies_us, w->n_lat, 0.50);
     m->latency_p90_ms = quantile_ms(w->latencies_us, w->n_lat, 0.90);
     m->latency_p99_ms = quantile_ms(w->latencies_us, w->n_lat, 0.99);
@@ -132,7 +142,7 @@ void sim_metrics_finish(sim_world_t *w) {
         if (st->dedup_hits) m->dedup_hit_age += st->dedup_hit_age_sum;
     }
     m->dedup_hit_age = m->duplicate_deliveries ? m->dedup_hit_age / (double)m->duplicate_deliveries : 0;
-    m->convergence_ms = w->last_wrong > w->last_fault ? (double)(w->last_wrong - w->last_fault) / 1000.0 : 0;
+    m->convergence_ms = w->has_fault && w->last_wrong > w->last_fault ? (double)(w->last_wrong - w->last_fault) / 1000.0 : 0;
     m->steering_latency_ms = m->steering_requests ? w->steering_latency_sum / (double)m->steering_requests : 0;
     const sim_net_stats_t *ns = sim_net_stats(w->net);
     m->datagrams_lost = ns->dropped[SIM_DROP_LOSS] + ns->dropped[SIM_DROP_DOWN] + ns->dropped[SIM_DROP_PARTITION];
@@ -160,13 +170,13 @@ typedef struct {
 #define U(f, what) {#f, offsetof(sim_metrics_t, f), false, what}
 #define D(f, what) {#f, offsetof(sim_metrics_t, f), true, what}
 static const metric_desc_t METRICS[] = {
-    U(submitted, "logical requests submitted"),
-    U(submit_errors, "submits refused (DNS warm-up, ...)"),
+    U(submitted, "logical requests submitted (submit errors included)"),
+    U(submit_errors, "submits refused at once (DNS warm-up, ...)"),
     U(decided, "completed with a selected response"),
     U(allowed, "allowed"),
     U(denied, "denied"),
     U(timeouts, "no acceptable response before the deadline"),
-    U(io_failures, "replay send failures"),
+    U(io_failures, "other failures after submit (replay I/O, auth)"),
     D(availability, "decided / submitted"),
     D(latency_p50_ms, "decision latency p50 (ms)"),
     D(latency_p90_ms, "decision latency p90 (ms)"),
@@ -179,19 +189,20 @@ static const metric_desc_t METRICS[] = {
     U(disagreed, "requests whose servers answered differently"),
     D(false_allow_rate_disagree, "false allows / requests with disagreement"),
     D(false_deny_rate_disagree, "false denies / requests with disagreement"),
+    D(oldest_selected_rate, "decisions that selected the oldest server"),
     U(overconsumed_tokens, "allowed tokens beyond rate_limit, per (bucket, window)"),
     U(overconsumed_windows, "(bucket, window) pairs over their limit"),
     U(datagrams_sent, "datagrams sent by clients"),
-    U(datagrams_lost, "datagrams lost (loss, down, partition)"),
+    U(datagrams_lost, "datagrams lost, both directions (loss, down, partition)"),
     U(replays_sent, "replay datagrams"),
     U(completion_sends, "completion-delivery datagrams"),
     U(duplicate_deliveries, "server dedup hits"),
     U(reprocessed, "same unique_id decided afresh twice by one server"),
     D(dedup_utilization, "peak live dedup entries / capacity"),
     D(dedup_hit_age, "mean dedup-hit age / accepted TTL"),
-    U(late_responses, "valid responses after the decision"),
+    U(late_responses, "valid responses after the decision (completion replies too)"),
     U(invalid_datagrams, "datagrams the client rejected"),
-    U(contradictory, "requests with allow and deny delivered"),
+    U(contradictory, "requests with allow and deny delivered from different servers"),
     D(convergence_ms, "last fault -> last wrong decision (ms)"),
     U(steering_requests, "rebinds applied"),
     D(steering_latency_ms, "mean rebind hint -> rebind done (ms)"),

@@ -204,6 +204,18 @@ static void process_now(sim_world_t *w, sim_node_server_t *s, uint32_t src, cons
                    (v == SIM_SRV_ANSWERED || v == SIM_SRV_REPLAYED) && res.allowed);
     if ((v == SIM_SRV_ANSWERED || v == SIM_SRV_REPLAYED) && res.is_request) {
         sim_req_t *r = sim_uid_find(w, res.unique_id);
+        if (r != NULL && v == SIM_SRV_ANSWERED && !r->oracle_applied) {
+            /* The oracle applies each logical request exactly once, when a server
+             * first decides it: a request no server ever processed consumes nothing. */
+            uint8_t oout[1500];
+            size_t olen = 0;
+            sim_server_result_t ores;
+            sim_server_verdict_t ov = sim_server_handle(w->oracle, sim_run_ms(w), data, len, oout, sizeof oout, &olen,
+                                                        &ores);
+            r->oracle_applied = true;
+            r->oracle_allowed = (ov == SIM_SRV_ANSWERED || ov == SIM_SRV_REPLAYED) && ores.allowed;
+            r->granted_ms = sim_run_ms(w);
+        }
         if (r != NULL && si < 64) {
             uint64_t bit = 1ull << si;
             if (v == SIM_SRV_ANSWERED) {

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sim_trace_int.h"
 
@@ -17,6 +18,7 @@ const char *const sim_trace_metric_names[] = {
     "submitted", "submit_errors", "decided", "allowed", "denied", "timeouts", "io_failures", "availability",
     "latency_p50_ms", "latency_p90_ms", "latency_p99_ms", "latency_max_ms", "false_allows", "false_denies",
     "false_allow_rate", "false_deny_rate", "disagreed", "false_allow_rate_disagree", "false_deny_rate_disagree",
+    "oldest_selected_rate",
     "overconsumed_tokens", "overconsumed_windows", "datagrams_sent", "datagrams_lost", "replays_sent",
     "completion_sends", "duplicate_deliveries", "reprocessed", "dedup_utilization", "dedup_hit_age",
     "late_responses", "invalid_datagrams", "contradictory", "convergence_ms", "steering_requests",
@@ -465,6 +467,11 @@ int sim_trace_load(const char *path, sim_config_t *out, char *err, size_t err_ca
     tj_ctx_t c = {path != NULL ? path : "(null)", err, err_cap, false};
     if (out != NULL) {
         memset(out, 0, sizeof *out);
+    }
+    struct stat st;
+    if (path != NULL && stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        /* never block on a FIFO or read a device */
+        return tj_fail(&c, NULL, "%s", S_ISDIR(st.st_mode) ? "is a directory, not a trace file" : "not a regular file");
     }
     FILE *f = path != NULL ? fopen(path, "rb") : NULL;
     if (f == NULL) {

@@ -53,8 +53,8 @@ static int setup_dns(sim_world_t *w) {
     char srv_name[200];
     const char *zone = cfg->tenant_dns_name[0] ? cfg->tenant_dns_name : "rl.sim.example";
     snprintf(srv_name, sizeof srv_name, "_ratelimitly._udp.%s", zone);
-    w->dns = sim_dns_new(&w->engine, w->log, srv_name, cfg->dns_latency_us ? cfg->dns_latency_us : 1000u,
-                         cfg->dns_timeout_us ? cfg->dns_timeout_us : 2000000u);
+    /* the loader fills the documented defaults; an explicit 0 means "answer at once" */
+    w->dns = sim_dns_new(&w->engine, w->log, srv_name, cfg->dns_latency_us, cfg->dns_timeout_us);
     if (w->dns == NULL) return -1;
     for (size_t e = 0; e < cfg->n_dns; e++) {
         const sim_dns_epoch_cfg_t *ec = &cfg->dns[e];
@@ -239,8 +239,15 @@ static int setup(sim_world_t *w, const sim_run_opts_t *opts) {
     w->end_arrivals = cfg->duration_ms * SIM_US_PER_MS;
     for (size_t i = 0; i < cfg->n_faults; i++) {
         sim_time_t at = cfg->faults[i].at_ms * SIM_US_PER_MS;
-        if (at > w->last_fault) w->last_fault = at;
+        if (!w->has_fault || at > w->last_fault) w->last_fault = at;
+        w->has_fault = true;
         sim_engine_schedule(&w->engine, at, SIM_CLASS_CONTROL, ev_fault, w, i, NULL);
+    }
+    /* A membership change (a DNS epoch after the first) counts as a fault for convergence. */
+    for (size_t i = 1; i < cfg->n_dns; i++) {
+        sim_time_t at = cfg->dns[i].at_ms * SIM_US_PER_MS;
+        if (!w->has_fault || at > w->last_fault) w->last_fault = at;
+        w->has_fault = true;
     }
     return sim_hosts_create(w);
 }

@@ -13,8 +13,8 @@
 /* Metrics of one run. Rates are fractions in [0, 1]; times in ms. The JSON
  * keys (sim_metrics_json) are the field names; trace expectations name them. */
 typedef struct {
-    uint64_t submitted;               /* logical requests submitted (non-empty) */
-    uint64_t submit_errors;           /* submit returned an error (DNS, ...) */
+    uint64_t submitted;               /* logical requests submitted, submit errors included */
+    uint64_t submit_errors;           /* submit returned an error (DNS, ...): never decided */
     uint64_t decided;                 /* completed with a selected server response */
     uint64_t allowed, denied;
     uint64_t timeouts, io_failures;
@@ -25,6 +25,7 @@ typedef struct {
     double false_allow_rate, false_deny_rate;               /* over decided requests */
     uint64_t disagreed;                                     /* requests whose servers answered differently */
     double false_allow_rate_disagree, false_deny_rate_disagree; /* over decided requests with disagreement */
+    double oldest_selected_rate;      /* decided requests that selected the oldest server (by current server_id) */
     uint64_t overconsumed_tokens;     /* client-allowed tokens beyond rate_limit, summed over (bucket, window) */
     uint64_t overconsumed_windows;
     /* delivery */

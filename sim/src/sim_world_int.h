@@ -38,6 +38,8 @@ typedef struct sim_req {
     uint64_t allow_mask, deny_mask; /* servers whose answers (fresh or replayed) allowed / denied */
     uint64_t delivered_mask;      /* servers whose responses reached the client */
     int status;                   /* client outcome once decided */
+    bool oracle_applied;          /* the oracle has decided it (first fresh server answer) */
+    uint64_t granted_ms;          /* run clock of the first fresh server answer: the grant's window */
     bool client_allowed;
     sim_time_t forget_at;         /* drop from the uid map after this time */
     struct sim_req *next;         /* free list, or the forget queue once decided */
@@ -84,7 +86,7 @@ typedef struct {
     const sim_server_cfg_t *cfg;
     int64_t skew_ms;
     sim_time_t paused_until;      /* 0 = running */
-    uint64_t id_history[16];      /* server_ids this server has had (restarts) */
+    uint64_t id_history[256];     /* server_ids this server has had (restarts; the loader caps restarts) */
     size_t n_ids;
 } sim_node_server_t;
 
@@ -96,6 +98,7 @@ typedef struct {
 
 /* Over-consumption accounting: (bucket_id, window index) -> allowed tokens. */
 typedef struct {
+    uint64_t key_id;              /* buckets are tenant-local: (key_id, bucket_id) */
     uint8_t bucket[16];
     uint64_t window;
     uint32_t limit;
@@ -131,13 +134,16 @@ struct sim_world {
     uint8_t **pkt_all;
     size_t n_pkt_all, cap_pkt_all;
     sim_time_t end_arrivals;      /* no new submits at or after this time */
-    sim_time_t last_fault;        /* time of the last fault event, 0 = none */
+    sim_time_t last_fault;        /* time of the last fault or membership change */
+    bool has_fault;
     sim_time_t last_wrong;        /* last false allow/deny decided after last_fault */
     /* metrics */
     sim_metrics_t m;
     uint32_t *latencies_us;
     size_t n_lat, cap_lat;
     double steering_latency_sum;
+    uint64_t disagreed_decided;   /* denominator of the *_disagree rates */
+    uint64_t oldest_selected;     /* decisions that selected the oldest live server */
     sim_windowmap_t windows;
     /* expectations: decisions per client and seq that an expectation names */
     uint64_t *expect_server_id;   /* cfg->n_expects */
@@ -175,7 +181,7 @@ void sim_pkt_put(sim_world_t *w, uint8_t *p);
 
 /* sim_metrics.c */
 int sim_metrics_latency(sim_world_t *w, sim_time_t latency_us);
-int sim_metrics_allowed_tokens(sim_world_t *w, const sim_shape_t *shape, uint64_t run_ms);
+int sim_metrics_allowed_tokens(sim_world_t *w, uint64_t key_id, const sim_shape_t *shape, uint64_t run_ms);
 /* A request leaves the books: disagreement and contradiction accounting. */
 void sim_metrics_forget(sim_world_t *w, const sim_req_t *r);
 void sim_metrics_finish(sim_world_t *w);

@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L
 /* test_trace_errors.c - the trace loader's rejections (docs/traces.md
  * "Errors"): every file under sim/tests/bad_traces/ gives its exact error,
  * naming the file, the JSON path and the problem; nothing leaks (ASan). */
@@ -11,6 +12,8 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "sim_trace.h"
 
@@ -187,8 +190,25 @@ static void test_load_directory_is_a_read_error(void **state) {
     sim_config_t cfg;
     char err[512], want[600];
     assert_int_equal(sim_trace_load(BAD_DIR, &cfg, err, sizeof err), -1);
-    snprintf(want, sizeof want, "%s: read error", BAD_DIR);
+    snprintf(want, sizeof want, "%s: is a directory, not a trace file", BAD_DIR);
     assert_string_equal(err, want);
+}
+
+/* A FIFO would block a reader forever: refused before it is opened. */
+static void test_load_fifo_is_refused(void **state) {
+    (void)state;
+    char path[] = "/tmp/sim_trace_fifo_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(path);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    sim_config_t cfg;
+    char err[512], want[600];
+    assert_int_equal(sim_trace_load(path, &cfg, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: not a regular file", path);
+    assert_string_equal(err, want);
+    unlink(path);
 }
 
 static void test_parse_null_text(void **state) {
@@ -242,6 +262,7 @@ int main(void) {
         cmocka_unit_test(test_load_names_the_path_as_given),
         cmocka_unit_test(test_load_missing_file),
         cmocka_unit_test(test_load_directory_is_a_read_error),
+        cmocka_unit_test(test_load_fifo_is_refused),
         cmocka_unit_test(test_parse_null_text),
         cmocka_unit_test(test_parse_null_out),
         cmocka_unit_test(test_parse_empty_text),

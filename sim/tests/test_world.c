@@ -125,6 +125,79 @@ static void test_partitioned_oldest_selects_younger_at_deadline(void **state) {
     sim_config_free(&cfg);
 }
 
+/* Two tenants share a bucket name: buckets are tenant-local, so neither is
+ * over its limit (3 each). */
+static void test_overconsumption_is_per_tenant(void **state) {
+    (void)state;
+    static const char T[] =
+        "{\"schema\": \"ratelimitly-trace/v1\", \"name\": \"t2\", \"seed\": 1, \"duration_ms\": 200,"
+        " \"servers\": [{\"name\": \"A\"}],"
+        " \"clients\": [{\"name\": \"c1\", \"key_id\": 1, \"use_dns\": false,"
+        "   \"arrivals\": {\"kind\": \"scripted\", \"at_ms\": [0, 1, 2]},"
+        "   \"mix\": [{\"resources\": [{\"bucket\": \"api\", \"rate_limit\": 3}]}]},"
+        "  {\"name\": \"c2\", \"key_id\": 2, \"use_dns\": false,"
+        "   \"arrivals\": {\"kind\": \"scripted\", \"at_ms\": [0, 1, 2]},"
+        "   \"mix\": [{\"resources\": [{\"bucket\": \"api\", \"rate_limit\": 3}]}]}]}";
+    sim_config_t cfg;
+    load(T, &cfg);
+    sim_result_t r;
+    run(&cfg, 1, &r);
+    assert_int_equal(r.metrics.allowed, 6);
+    assert_int_equal(r.metrics.overconsumed_tokens, 0);
+    assert_int_equal(r.metrics.false_allows, 0);
+    sim_result_free(&r);
+    sim_config_free(&cfg);
+}
+
+/* Requests no server processes (stale: the client's clock is 5 s ahead)
+ * consume nothing in the oracle either. */
+static void test_oracle_ignores_requests_no_server_processed(void **state) {
+    (void)state;
+    static const char T[] =
+        "{\"schema\": \"ratelimitly-trace/v1\", \"name\": \"t3\", \"seed\": 1, \"duration_ms\": 300,"
+        " \"servers\": [{\"name\": \"A\", \"freshness_ms\": 1000}],"
+        " \"clients\": [{\"name\": \"c1\", \"use_dns\": false, \"clock_skew_ms\": 5000,"
+        "   \"arrivals\": {\"kind\": \"scripted\", \"at_ms\": [0, 1, 2]},"
+        "   \"mix\": [{\"resources\": [{\"bucket\": \"api\", \"rate_limit\": 3}]}]},"
+        "  {\"name\": \"c2\", \"use_dns\": false,"
+        "   \"arrivals\": {\"kind\": \"scripted\", \"at_ms\": [100, 101, 102]},"
+        "   \"mix\": [{\"resources\": [{\"bucket\": \"api\", \"rate_limit\": 3}]}]}]}";
+    sim_config_t cfg;
+    load(T, &cfg);
+    sim_result_t r;
+    run(&cfg, 1, &r);
+    assert_int_equal(r.metrics.timeouts, 3);
+    assert_int_equal(r.metrics.allowed, 3);
+    assert_int_equal(r.metrics.false_allows, 0);
+    sim_result_free(&r);
+    sim_config_free(&cfg);
+}
+
+/* A refused submit counts against availability and takes its number. */
+static void test_submit_errors_count_and_match_expectations(void **state) {
+    (void)state;
+    static const char T[] =
+        "{\"schema\": \"ratelimitly-trace/v1\", \"name\": \"t4\", \"seed\": 1, \"duration_ms\": 100,"
+        " \"servers\": [{\"name\": \"A\"}],"
+        " \"clients\": [{\"name\": \"c1\", \"use_dns\": true,"
+        "   \"arrivals\": {\"kind\": \"scripted\", \"at_ms\": [0, 50]},"
+        "   \"mix\": [{\"resources\": [{\"bucket\": \"api\", \"rate_limit\": 3}]}]}],"
+        " \"dns\": {\"epochs\": [{\"at_ms\": 0, \"members\": [\"A\"]}]},"
+        " \"expectations\": [{\"kind\": \"status\", \"client\": \"c1\", \"request\": 0,"
+        "   \"status\": \"RCLIENT_ERR_DNS\"},"
+        "   {\"kind\": \"selected\", \"client\": \"c1\", \"request\": 1, \"server\": \"A\"}]}";
+    sim_config_t cfg;
+    load(T, &cfg);
+    sim_result_t r;
+    run(&cfg, 1, &r);
+    assert_int_equal(r.metrics.submitted, 2);
+    assert_int_equal(r.metrics.submit_errors, 1); /* DNS warm-up: the first lookup is still in flight */
+    assert_true(r.metrics.availability == 0.5);
+    assert_int_equal(r.expects_failed, 0);
+    sim_result_free(&r);
+    sim_config_free(&cfg);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_seed_same_digest_and_metrics),
@@ -132,6 +205,9 @@ int main(void) {
         cmocka_unit_test(test_healthy_run_metrics),
         cmocka_unit_test(test_failed_expectation_is_reported),
         cmocka_unit_test(test_partitioned_oldest_selects_younger_at_deadline),
+        cmocka_unit_test(test_overconsumption_is_per_tenant),
+        cmocka_unit_test(test_oracle_ignores_requests_no_server_processed),
+        cmocka_unit_test(test_submit_errors_count_and_match_expectations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

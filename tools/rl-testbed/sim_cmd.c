@@ -57,13 +57,42 @@ static double wall_now(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* A decimal or 0x-hex u64, digits only (no sign, no spaces), as a trace's "seed". */
 static int parse_u64(const char *s, uint64_t *out) {
+    int base = 10;
+    const char *d = s;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        base = 16;
+        d = s + 2;
+    }
+    if (d[0] == '\0') return -1;
+    for (const char *p = d; *p; p++) {
+        bool ok = base == 10 ? (*p >= '0' && *p <= '9')
+                             : ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f') || (*p >= 'A' && *p <= 'F'));
+        if (!ok) return -1;
+    }
     char *end = NULL;
     errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (s[0] == '\0' || s[0] == '-' || *end != '\0' || errno != 0) return -1;
+    unsigned long long v = strtoull(d, &end, base);
+    if (*end != '\0' || errno != 0) return -1;
     *out = v;
     return 0;
+}
+
+/* s as a JSON string body: quotes, backslashes and control bytes escaped. */
+static void json_str(FILE *j, const char *s) {
+    fputc('"', j);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') {
+            fputc('\\', j);
+            fputc(*p, j);
+        } else if (*p < 0x20) {
+            fprintf(j, "\\u%04x", *p);
+        } else {
+            fputc(*p, j);
+        }
+    }
+    fputc('"', j);
 }
 
 /* Metrics as JSON text, for the determinism comparison. */
@@ -79,21 +108,32 @@ static char *metrics_text(const sim_metrics_t *m) {
 
 static void json_result(FILE *j, bool first, const char *path, const sim_config_t *cfg, const sim_result_t *r,
                         int ok) {
-    fprintf(j, "%s\n  {\"trace\": \"%s\", \"name\": \"%s\", \"seed\": %" PRIu64 ", \"passed\": %s", first ? "" : ",",
-            path, cfg->name, r->seed, ok ? "true" : "false");
+    fprintf(j, "%s\n  {\"trace\": ", first ? "" : ",");
+    json_str(j, path);
+    fputs(", \"name\": ", j);
+    json_str(j, cfg->name);
+    fprintf(j, ", \"seed\": %" PRIu64 ", \"passed\": %s", r->seed, ok ? "true" : "false");
     fprintf(j, ", \"digest\": \"%s\", \"events\": %" PRIu64 ", \"wall_seconds\": %.3f, \"metrics\": ", r->digest,
             r->events, r->wall_seconds);
     sim_metrics_json(j, &r->metrics);
     fputs(", \"expectations\": [", j);
     for (size_t i = 0; i < r->n_expects; i++) {
-        fprintf(j, "%s{\"passed\": %s, \"message\": \"", i ? ", " : "", r->expects[i].passed ? "true" : "false");
-        for (const char *p = r->expects[i].message; *p; p++) {
-            if (*p == '"' || *p == '\\') fputc('\\', j);
-            fputc(*p, j);
-        }
-        fputs("\"}", j);
+        fprintf(j, "%s{\"passed\": %s, \"message\": ", i ? ", " : "", r->expects[i].passed ? "true" : "false");
+        json_str(j, r->expects[i].message);
+        fputs("}", j);
     }
     fputs("]}", j);
+}
+
+/* A trace that did not load or run, in the JSON output too. */
+static void json_error(FILE *j, bool *first, const char *path, const char *err) {
+    if (j == NULL) return;
+    fprintf(j, "%s\n  {\"trace\": ", *first ? "" : ",");
+    json_str(j, path);
+    fputs(", \"passed\": false, \"error\": ", j);
+    json_str(j, err);
+    fputc('}', j);
+    *first = false;
 }
 
 /* Run one trace; returns 1 when it passed. */
@@ -102,6 +142,7 @@ static int run_trace(const char *path, const sim_opts_t *o, FILE *events, FILE *
     char err[512];
     if (sim_trace_load(path, &cfg, err, sizeof err) != 0) {
         printf("trace %s: FAIL: %s\n", path, err);
+        json_error(json, first_json, path, err);
         return 0;
     }
     uint64_t seed = o->seed_given ? o->seed : cfg.seed;
@@ -110,6 +151,7 @@ static int run_trace(const char *path, const sim_opts_t *o, FILE *events, FILE *
     double t0 = wall_now();
     if (sim_run(&cfg, seed, &ro, &r, err, sizeof err) != 0) {
         printf("trace %s: FAIL: %s\n", path, err);
+        json_error(json, first_json, path, err);
         sim_config_free(&cfg);
         return 0;
     }
@@ -284,12 +326,21 @@ int rl_cmd_sim(int argc, char **argv) {
         if (run_trace(paths.v[i], &o, events, json, &first)) passed++;
         else failed++;
     }
+    bool write_failed = false;
     if (json) {
         fputs("\n]\n", json);
-        fclose(json);
+        write_failed |= ferror(json) != 0;
+        write_failed |= fclose(json) != 0;
     }
-    if (events) fclose(events);
+    if (events) {
+        write_failed |= ferror(events) != 0;
+        write_failed |= fclose(events) != 0;
+    }
     printf("sim: %zu passed, %zu failed\n", passed, failed);
     paths_free(&paths);
+    if (write_failed) {
+        fprintf(stderr, "rl-testbed sim: writing --json or --events output failed: %s\n", strerror(errno));
+        return 2;
+    }
     return failed == 0 ? 0 : 1;
 }
