@@ -57,6 +57,7 @@ void vec_sanitize(char *s)
 bool vec_report_open(vec_report_t *r, bool quiet, const char *junit_path)
 {
     memset(r, 0, sizeof *r);
+    r->out = stdout;
     r->quiet = quiet;
     if (junit_path == NULL)
         return true;
@@ -71,10 +72,10 @@ bool vec_report_open(vec_report_t *r, bool quiet, const char *junit_path)
 
 static void print_header(vec_report_t *r)
 {
-    if (r->header_printed)
+    if (r->header_printed || r->out == NULL)
         return;
     r->header_printed = true;
-    printf("\n%s [%s]\n  %-8s %-8s %-6s %s\n", r->path, r->kind, "tcId", "result", "status", "detail");
+    fprintf(r->out, "\n%s [%s]\n  %-8s %-8s %-6s %s\n", r->path, r->kind, "tcId", "result", "status", "detail");
 }
 
 void vec_report_file_begin(vec_report_t *r, const char *path, const char *kind)
@@ -115,13 +116,13 @@ void vec_report_case(vec_report_t *r, vec_case_t *c)
         r->passed++;
     else
         r->failed++;
-    if (!c->pass || !r->quiet) {
+    if ((!c->pass || !r->quiet) && r->out != NULL) {
         print_header(r);
         const char *status = c->pass ? "PASS" : "FAIL";
         if (c->detail[0] == '\0')
-            printf("  %-8s %-8s %s\n", c->id, c->result, status);
+            fprintf(r->out, "  %-8s %-8s %s\n", c->id, c->result, status);
         else
-            printf("  %-8s %-8s %-6s %s\n", c->id, c->result, status, c->detail);
+            fprintf(r->out, "  %-8s %-8s %-6s %s\n", c->id, c->result, status, c->detail);
     }
     keep_case(r, c);
 }
@@ -178,10 +179,12 @@ bool vec_report_close(vec_report_t *r, const char *junit_path)
     }
     free(r->cases);
     r->cases = NULL;
-    if (!r->quiet || r->failed > 0)
-        printf("\n");
-    printf("vectors: %lu passed, %lu failed\n", r->passed, r->failed);
-    fflush(stdout);
+    if (r->out != NULL) {
+        if (!r->quiet || r->failed > 0)
+            fprintf(r->out, "\n");
+        fprintf(r->out, "vectors: %lu passed, %lu failed\n", r->passed, r->failed);
+        fflush(r->out);
+    }
     if (junit_path != NULL) {
         if (ok)
             fprintf(stderr, "rl-testbed: JUnit XML written to %s\n", junit_path);

@@ -18,6 +18,7 @@ typedef struct {
 } vec_case_t;
 
 typedef struct {
+    FILE *out;               /* the table and closing line; NULL prints nothing (fuzz harness) */
     bool quiet;              /* print failing rows only */
     FILE *junit;             /* NULL without --junit */
     unsigned long passed, failed;
@@ -28,7 +29,8 @@ typedef struct {
     size_t n_cases, cap_cases;
 } vec_report_t;
 
-/* Start a run. junit_path may be NULL. Returns false (with a message on
+/* Start a run printing to stdout (set r->out afterwards to redirect or, with
+ * NULL, silence it). junit_path may be NULL. Returns false (with a message on
  * stderr) when the JUnit file cannot be created. */
 bool vec_report_open(vec_report_t *r, bool quiet, const char *junit_path);
 void vec_report_file_begin(vec_report_t *r, const char *path, const char *kind);

@@ -212,38 +212,33 @@ static bool check_envelope(const json_t *root, const vec_kind_t **kind, const js
     return true;
 }
 
-static void run_file(vec_report_t *r, const vec_file_t *f)
+/* The per-file processing after loading: root is the parsed file (owned,
+ * released here) or NULL with jerr saying why it did not load. */
+static void run_root(vec_report_t *r, const char *path, json_t *root, const json_error_t *jerr)
 {
-    if (f->no_match) {
-        vec_report_file_begin(r, f->path, "-");
-        file_failure(r, f->path, "(files): no file matches this pattern");
-        return;
-    }
-    json_error_t jerr;
-    json_t *root = json_load_file(f->path, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
     const vec_kind_t *kind = NULL;
     const json_t *tests = NULL;
     vj_err_t e;
     char msg[VEC_MSG_MAX];
     if (root == NULL) {
-        vec_report_file_begin(r, f->path, "-");
-        bool unreadable = json_error_code(&jerr) == json_error_cannot_open_file;
-        vec_format(msg, sizeof msg, "%s: %s (line %d, column %d)", unreadable ? "(file)" : "(json)", jerr.text,
-                 jerr.line, jerr.column);
-        file_failure(r, f->path, msg);
+        vec_report_file_begin(r, path, "-");
+        bool unreadable = json_error_code(jerr) == json_error_cannot_open_file;
+        vec_format(msg, sizeof msg, "%s: %s (line %d, column %d)", unreadable ? "(file)" : "(json)", jerr->text,
+                 jerr->line, jerr->column);
+        file_failure(r, path, msg);
         return;
     }
     if (!check_envelope(root, &kind, &tests, &e)) {
-        vec_report_file_begin(r, f->path, kind != NULL ? kind->name : "-");
-        file_failure(r, f->path, e.msg);
+        vec_report_file_begin(r, path, kind != NULL ? kind->name : "-");
+        file_failure(r, path, e.msg);
         json_decref(root);
         return;
     }
-    vec_report_file_begin(r, f->path, kind->name);
+    vec_report_file_begin(r, path, kind->name);
     size_t n = json_array_size(tests);
     uint64_t *ids = calloc(n, sizeof *ids);
     if (ids == NULL) {
-        file_failure(r, f->path, "tests: out of memory");
+        file_failure(r, path, "tests: out of memory");
     } else {
         for (size_t i = 0; i < n; i++) {
             vec_case_t c;
@@ -254,6 +249,27 @@ static void run_file(vec_report_t *r, const vec_file_t *f)
     }
     free(ids);
     json_decref(root);
+}
+
+#define LOAD_FLAGS (JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL)
+
+static void run_file(vec_report_t *r, const vec_file_t *f)
+{
+    if (f->no_match) {
+        vec_report_file_begin(r, f->path, "-");
+        file_failure(r, f->path, "(files): no file matches this pattern");
+        return;
+    }
+    json_error_t jerr;
+    json_t *root = json_load_file(f->path, LOAD_FLAGS, &jerr);
+    run_root(r, f->path, root, &jerr);
+}
+
+void vec_run_buffer(vec_report_t *r, const char *name, const char *data, size_t len)
+{
+    json_error_t jerr;
+    json_t *root = json_loadb(data, len, LOAD_FLAGS, &jerr);
+    run_root(r, name, root, &jerr);
 }
 
 int vec_run(const vec_file_list_t *files, const vec_options_t *opt)

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "vec_report.h"
+
 typedef struct {
     bool quiet;             /* print failing rows only */
     const char *junit_path; /* NULL: no JUnit XML */
@@ -34,5 +36,12 @@ void vec_file_list_free(vec_file_list_t *list);
 /* Run the files and print the table and the closing line. Returns the exit
  * status: 0 when every test of every file passed, else 1. */
 int vec_run(const vec_file_list_t *files, const vec_options_t *opt);
+
+/* The per-file processing of vec_run on a file already in memory:
+ * data[0..len) (not NUL-terminated) is parsed and checked as if read from a
+ * file called name, and its cases are recorded in r (from vec_report_open;
+ * the caller ends the file with vec_report_file_end). Touches no file: the
+ * vector_file fuzz harness drives the loader through here. */
+void vec_run_buffer(vec_report_t *r, const char *name, const char *data, size_t len);
 
 #endif /* VEC_RUNNER_H */
