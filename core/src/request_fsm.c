@@ -96,9 +96,6 @@ static void fill_results(const rl_rate_response_t *resp, r_resource_result_t *re
 static void complete(r_client_req_t *req, int status, const rl_rate_response_t *resp, uint64_t now_ms) {
     r_client_t *c = req->client;
     rl_reqtable_remove(&c->inflight, req);
-    if (resp != NULL && c->policy.completion_delivery && req->n_missing > 0 && now_ms < req->dedup_deadline) {
-        (void)send_to_missing(req); /* fire-and-forget: failures do not change the result */
-    }
     /* At most 39 resources or 27 guards fit one datagram (api.md "Capacity limits"). */
     r_resource_result_t res[RL_MAX_DATAGRAM / RL_RESOURCE_BLOCK_SIZE];
     r_guard_result_t gr[RL_MAX_DATAGRAM / RL_GUARD_BLOCK_SIZE];
@@ -106,6 +103,8 @@ static void complete(r_client_req_t *req, int status, const rl_rate_response_t *
     memset(&result, 0, sizeof result);
     result.status = status;
     if (resp != NULL) {
+        /* Copy out first: resp may point into the client's scratch buffer,
+         * which completion delivery of a borrowed request re-encodes into. */
         fill_results(resp, res, gr);
         result.success = resp->success;
         result.resources = resp->resource_count ? res : NULL;
@@ -114,6 +113,9 @@ static void complete(r_client_req_t *req, int status, const rl_rate_response_t *
         result.guard_count = resp->guard_count;
         result.server_id = resp->server_id;
         result.steering_feedback = resp->keep_port;
+    }
+    if (resp != NULL && c->policy.completion_delivery && req->n_missing > 0 && now_ms < req->dedup_deadline) {
+        (void)send_to_missing(req); /* fire-and-forget: failures do not change the result */
     }
     if (c->profile_cb != NULL) {
         r_request_profile_t p = {
