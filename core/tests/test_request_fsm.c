@@ -105,6 +105,32 @@ static void test_completion_delivery_for_denied_response(void **state) {
     fh_teardown(h);
 }
 
+/* Borrowed requests re-encode their datagram into the client's scratch buffer
+ * for completion delivery; the selected response was parsed in place there.
+ * The result must still carry the response's values (found by fuzz_client,
+ * fuzz/regressions/client/borrowed-completion-delivery-*). */
+static void test_borrowed_completion_delivery_keeps_response_values(void **state) {
+    (void)state;
+    fh_t *h = fh_setup(R_AUTH_COOKIE, NULL, 3);
+    r_resource_request_t res;
+    r_latency_guard_t guard;
+    fh_default_inputs(&res, &guard);
+    r_client_req_t *req = NULL;
+    assert_int_equal(r_client_check_rate_limit_async_borrowed(h->client, &res, 1, &guard, 1, NULL, 0, fh_on_result,
+                                                              h, &req),
+                     RCLIENT_OK);
+    fh_reply_t deny = {.deficit = 3, .actual_rate = 17, .current_latency = 7, .keep_port = 1};
+    assert_int_equal(fh_reply(h, A, &deny), RCLIENT_OK);
+    assert_int_equal(h->completions, 1);
+    assert_int_equal(h->n_sends, 5); /* completion delivery to B and C happened */
+    assert_int_equal(h->resources[0].tokens_deficit, 3);
+    assert_int_equal(h->resources[0].actual_rate, 17);
+    assert_int_equal(h->guards[0].current_latency_ms, 7);
+    assert_memory_equal(h->guards[0].latency_tracker_id, guard.latency_tracker_id, R_CLIENT_ID_LEN);
+    assert_false(h->success);
+    fh_teardown(h);
+}
+
 static void test_younger_response_waits_for_preference_deadline(void **state) {
     (void)state;
     r_request_policy_t p = oldest_preferred();
@@ -491,6 +517,7 @@ int main(void) {
         cmocka_unit_test(test_completion_delivery_goes_to_missing_servers_only),
         cmocka_unit_test(test_completion_delivery_disabled),
         cmocka_unit_test(test_completion_delivery_for_denied_response),
+        cmocka_unit_test(test_borrowed_completion_delivery_keeps_response_values),
         cmocka_unit_test(test_younger_response_waits_for_preference_deadline),
         cmocka_unit_test(test_timeout_before_deadline_is_noop),
         cmocka_unit_test(test_response_after_preference_deadline_selects_at_once),

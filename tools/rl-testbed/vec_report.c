@@ -58,6 +58,7 @@ bool vec_report_open(vec_report_t *r, const char *label, bool quiet, const char 
 {
     memset(r, 0, sizeof *r);
     r->label = label;
+    r->out = stdout;
     r->quiet = quiet;
     if (junit_path == NULL)
         return true;
@@ -72,14 +73,14 @@ bool vec_report_open(vec_report_t *r, const char *label, bool quiet, const char 
 
 static void print_header(vec_report_t *r)
 {
-    if (r->header_printed)
+    if (r->header_printed || r->out == NULL)
         return;
     r->header_printed = true;
-    printf("\n%s [%s]\n", r->path, r->kind);
+    fprintf(r->out, "\n%s [%s]\n", r->path, r->kind);
     if (r->columns != NULL)
-        printf("%s\n", r->columns);
+        fprintf(r->out, "%s\n", r->columns);
     else
-        printf("  %-8s %-8s %-6s %s\n", "tcId", "result", "status", "detail");
+        fprintf(r->out, "  %-8s %-8s %-6s %s\n", "tcId", "result", "status", "detail");
 }
 
 void vec_report_file_begin(vec_report_t *r, const char *path, const char *kind)
@@ -132,13 +133,13 @@ void vec_report_count(vec_report_t *r, vec_case_t *c)
 void vec_report_row(vec_report_t *r, const char *name, bool pass, char *detail)
 {
     vec_sanitize(detail);
-    if (pass && r->quiet)
+    if ((pass && r->quiet) || r->out == NULL)
         return;
     print_header(r);
     if (detail[0] == '\0')
-        printf("  %-12s %s\n", name, pass ? "PASS" : "FAIL");
+        fprintf(r->out, "  %-12s %s\n", name, pass ? "PASS" : "FAIL");
     else
-        printf("  %-12s %-6s %s\n", name, pass ? "PASS" : "FAIL", detail);
+        fprintf(r->out, "  %-12s %-6s %s\n", name, pass ? "PASS" : "FAIL", detail);
 }
 
 void vec_report_case(vec_report_t *r, vec_case_t *c)
@@ -150,13 +151,13 @@ void vec_report_case(vec_report_t *r, vec_case_t *c)
         r->passed++;
     else
         r->failed++;
-    if (!c->pass || !r->quiet) {
+    if ((!c->pass || !r->quiet) && r->out != NULL) {
         print_header(r);
         const char *status = c->pass ? "PASS" : "FAIL";
         if (c->detail[0] == '\0')
-            printf("  %-8s %-8s %s\n", c->id, c->result, status);
+            fprintf(r->out, "  %-8s %-8s %s\n", c->id, c->result, status);
         else
-            printf("  %-8s %-8s %-6s %s\n", c->id, c->result, status, c->detail);
+            fprintf(r->out, "  %-8s %-8s %-6s %s\n", c->id, c->result, status, c->detail);
     }
     keep_case(r, c);
 }
@@ -213,10 +214,12 @@ bool vec_report_close(vec_report_t *r, const char *junit_path)
     }
     free(r->cases);
     r->cases = NULL;
-    if (!r->quiet || r->failed > 0)
-        printf("\n");
-    printf("%s: %lu passed, %lu failed\n", r->label, r->passed, r->failed);
-    fflush(stdout);
+    if (r->out != NULL) {
+        if (!r->quiet || r->failed > 0)
+            fprintf(r->out, "\n");
+        fprintf(r->out, "%s: %lu passed, %lu failed\n", r->label, r->passed, r->failed);
+        fflush(r->out);
+    }
     if (junit_path != NULL) {
         if (ok)
             fprintf(stderr, "rl-testbed: JUnit XML written to %s\n", junit_path);

@@ -21,6 +21,7 @@ typedef struct {
 typedef struct {
     const char *label;       /* closing-line and <testsuites> name: "vectors", "conformance" */
     const char *columns;     /* table column header of the current file; NULL = the vector columns */
+    FILE *out;               /* the table and closing line; NULL prints nothing (fuzz harness) */
     bool quiet;              /* print failing rows only */
     FILE *junit;             /* NULL without --junit */
     unsigned long passed, failed;
@@ -31,9 +32,10 @@ typedef struct {
     size_t n_cases, cap_cases;
 } vec_report_t;
 
-/* Start a run labelled label ("vectors", "conformance"). junit_path may be
- * NULL. Returns false (with a message on stderr) when the JUnit file cannot be
- * created. */
+/* Start a run labelled label ("vectors", "conformance"), printing to stdout
+ * (set r->out afterwards to redirect or, with NULL, silence it). junit_path
+ * may be NULL. Returns false (with a message on stderr) when the JUnit file
+ * cannot be created. */
 bool vec_report_open(vec_report_t *r, const char *label, bool quiet, const char *junit_path);
 void vec_report_file_begin(vec_report_t *r, const char *path, const char *kind);
 /* As vec_report_file_begin, with the table's column header line (NULL: the

@@ -301,6 +301,23 @@ void vec_run_root(vec_report_t *r, const char *path, const json_t *root)
     free(ids);
 }
 
+/* The per-file processing of vec_run on a file held in memory (the
+ * vector_file fuzz harness): no file is touched. */
+void vec_run_buffer(vec_report_t *r, const char *name, const char *data, size_t len)
+{
+    json_error_t jerr;
+    json_t *root = json_loadb(data, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+    if (root == NULL) {
+        char msg[VEC_MSG_MAX];
+        vec_report_file_begin(r, name, "-");
+        vec_format(msg, sizeof msg, "(json): %s (line %d, column %d)", jerr.text, jerr.line, jerr.column);
+        vec_report_file_failure(r, name, msg);
+        return;
+    }
+    vec_run_root(r, name, root);
+    json_decref(root);
+}
+
 int vec_run(const vec_file_list_t *files, const vec_options_t *opt)
 {
     vec_report_t r;

@@ -54,5 +54,11 @@ bool vec_add_glob(vec_file_list_t *list, const char *pattern, bool required);
 /* The directory the default file sets are relative to: "" (the current
  * directory) when ./vectors exists, else the source tree. */
 const char *vec_default_base(void);
+/* The per-file processing of vec_run on a file already in memory:
+ * data[0..len) (not NUL-terminated) is parsed and checked as if read from a
+ * file called name, and its cases are recorded in r (from vec_report_open;
+ * the caller ends the file with vec_report_file_end). Touches no file: the
+ * vector_file fuzz harness drives the loader through here. */
+void vec_run_buffer(vec_report_t *r, const char *name, const char *data, size_t len);
 
 #endif /* VEC_RUNNER_H */

@@ -1,0 +1,309 @@
+#!/usr/bin/python3
+"""Write the seed corpora fuzz/corpus/<harness>/seed-<sha1> from vectors/*.json,
+the rl-testbed test files and a few handmade inputs.
+
+Each harness's seeds are in the byte layout its LLVMFuzzerTestOneInput reads
+(see the harness source). Files named seed-* are replaced on every run; any
+other file in a corpus directory (inputs a campaign merged in) is kept.
+Deterministic: the same tree gives the same files.
+
+Usage: /usr/bin/python3 fuzz/tools/make_corpus.py [--check]
+  --check  exit 1 when the committed seeds differ from what the script writes
+"""
+
+import argparse
+import glob
+import hashlib
+import json
+import os
+import struct
+import sys
+
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "vectors", "tools"))
+import gen_vectors as gv  # noqa: E402  (Bech32 and key decoding, written from the spec)
+
+CORPUS = os.path.join(ROOT, "fuzz", "corpus")
+EXTERNAL = os.path.join(ROOT, "..", "shared", "external")
+AES_KEY = hashlib.sha256(b"aes key/0").digest()
+MODE = {"none": 1, "cookie": 2, "aes": 3}
+AUTH_SIZE = {1: 4, 2: 36, 3: 32}
+
+
+def vectors(kind_file, external=None):
+    """Tests of vectors/<kind_file>.json (and ../shared/external/<external>.json)."""
+    tests = json.load(open(os.path.join(ROOT, "vectors", kind_file + ".json")))["tests"]
+    ext = os.path.join(EXTERNAL, (external or "") + ".json")
+    if external and os.path.exists(ext):
+        tests += json.load(open(ext))["tests"]
+    return tests
+
+
+def u8(v):
+    return struct.pack("<B", v & 0xFF)
+
+
+def u16(v):
+    return struct.pack("<H", v & 0xFFFF)
+
+
+def u32(v):
+    return struct.pack("<I", v & 0xFFFFFFFF)
+
+
+def u64(v):
+    return struct.pack("<Q", v & 0xFFFFFFFFFFFFFFFF)
+
+
+def mode_of(key):
+    return MODE[gv.decode_api_key(key)["auth"]]
+
+
+# ---- credentials, SRV target --------------------------------------------------------
+
+BIP173_VALID = [  # BIP-173 "Test vectors", valid Bech32 strings
+    "A12UEL5L", "a12uel5l",
+    "an83characterlonghumanreadablepartthatcontainsthenumber1andtheexcludedcharactersbio1tt5tgs",
+    "abcdef1qpzry9x8gf2tvdw0s3jn54khce6mua7lmqqqxw",
+    "11qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqc8247j",
+    "split1checkupstagehandshakeupstreamerranterredcaperred2y9e3w", "?1ezyfcl",
+]
+
+
+def seeds_keys():
+    api = [t["input"]["key"] for t in vectors("api_key", "public_api_key")]
+    secret = [t["input"]["key"] for t in vectors("secret_key")]
+    extra = ["", "rl-none1", "rl-secret1", api[0].upper()]
+    return api, secret, extra
+
+
+def seeds_quota_words():
+    words = [int(t["input"]["word"], 16) for t in vectors("quota_word") if t["input"]["word"].startswith("0x")]
+    return [u32(w) for w in words]
+
+
+def seeds_srv():
+    out = [t["input"]["target"] for t in vectors("srv_target", "public_srv_target")]
+    return out + ["s-0", "S-18446744073709551615.", "s-18446744073709551616", "s-01.x", "s-1..a"]
+
+
+# ---- responses -------------------------------------------------------------------------
+
+def response_packets():
+    return [bytes.fromhex(t["input"]["packet_hex"]) for t in vectors("rate_response")]
+
+
+def aes_plain_seed(pkt):
+    """tenant(40) || nonce(12) || plaintext PDU, the fuzz_response_aes_plain layout."""
+    if len(pkt) < 52:
+        return None
+    tenant, auth_type = pkt[:40], struct.unpack_from("<H", pkt, 40)[0]
+    if auth_type == 0x4541 and len(pkt) >= 80:  # "AE": decrypt with the fixed key
+        try:
+            pdu = AESGCM(AES_KEY).decrypt(pkt[44:56], pkt[72:] + pkt[56:72], pkt[:56])
+        except Exception:  # tag deliberately broken in the vector
+            return None
+        return tenant + pkt[44:56] + pdu
+    size = {0x414E: 4, 0x4143: 36}.get(auth_type)
+    return tenant + bytes(12) + pkt[40 + size:] if size else None
+
+
+# ---- round trips -------------------------------------------------------------------------
+
+def header_bytes(key_id, uid, ts, steering, mgmt=0):
+    return u8((steering & 1) | ((mgmt & 1) << 1)) + u64(key_id) + uid + u64(ts)
+
+
+def rt_request_seed(inp):
+    key = gv.decode_api_key(inp["key"])
+    mode = MODE[key["auth"]]
+    label = inp.get("metrics_label_utf8", "").encode()
+    out = u8(mode - 1) + u16(0) + header_bytes(key["key_id"], bytes.fromhex(inp["unique_id_hex"]),
+                                               int(inp["time_stamp_ms"]), inp["steering_feedback"])
+    out += u32(inp["dedup_ttl_ms"]) + u8(len(inp["guards"])) + u8(len(inp["resources"])) + u16(len(label))
+    out += bytes.fromhex(inp.get("nonce_hex", "00" * 12)) + u32(0x1234)
+    for g in inp["guards"]:
+        out += bytes.fromhex(g["tracker_id_hex"]) + u32(g["latency_threshold"]) + u32(g["ttl_ms"])
+        out += u32(g["max_samples"]) + u32(g["buffer_size"]) + u32(g["min_sample_threshold"])
+    for r in inp["resources"]:
+        out += bytes.fromhex(r["bucket_id_hex"]) + u32(r["window_size_ms"]) + u32(r["rate_limit"])
+        out += u16(r["tokens_requested"])
+    return out + label
+
+
+def rt_report_seed(inp):
+    key = gv.decode_api_key(inp["key"])
+    out = u8(MODE[key["auth"]] - 1) + u16(0)
+    out += header_bytes(key["key_id"], bytes.fromhex(inp["unique_id_hex"]), int(inp["time_stamp_ms"]), 1)
+    out += bytes.fromhex(inp.get("nonce_hex", "00" * 12)) + u32(0x4321) + u8(len(inp["reports"]))
+    for r in inp["reports"]:
+        out += bytes.fromhex(r["tracker_id_hex"]) + u32(r["ttl_ms"]) + u32(r["max_samples"])
+        out += u32(r["buffer_size"]) + u32(r["min_sample_threshold"]) + u32(r["observed_latency"])
+    return out
+
+
+def rt_credential_seeds():
+    out = []
+    for t in vectors("api_key"):
+        if t["result"] != "valid":
+            continue
+        k = gv.decode_api_key(t["input"]["key"])
+        sel = MODE[k["auth"]] - 1
+        out.append(u8(sel) + u64(k["key_id"]) + (k["secret"] or bytes(32)) + u32(k["word"]) + b"\x05\x11")
+    for t in vectors("secret_key"):
+        if t["result"] == "valid":
+            out.append(u8(3) + u64(0) + bytes.fromhex(t["expected"]["secret_hex"]) + u32(0) + b"\x07\x03")
+    return out
+
+
+def rt_quota_seeds():
+    out = []
+    for t in vectors("quota_word"):
+        if t["result"] == "valid":
+            q = t["expected"]["quotas"]
+            fields = ["rate_buckets_max", "latency_services_max", "metrics_labels_max",
+                      "latency_buffer_size_max", "dedup_ttl_ms_max", "rate_window_size_ms_max"]
+            out.append(u8(0) + b"".join(u32(int(q[f])) for f in fields))
+    return out + [u8(1) + bytes(24), u8(1) + b"\xff" * 24]
+
+
+# ---- stateful client scripts (fuzz_client.c / client_events.c input layout) -------------
+
+def cfg(mode, policy=0, servers=3, reversed_=False, duplicate=False, window_quota=False, drain=True):
+    c = (mode - 1) | (4 if window_quota else 0)
+    s = (servers - 1) | (4 if reversed_ else 0) | (8 if duplicate else 0)
+    return u8(c) + u8(policy) + u8(s) + u8(1 if drain else 0)
+
+
+def ev_submit(slot=0, n_res=1, n_guards=1, label=b"", borrowed=False, action=0, arg=0):
+    lb = len(label) if len(label) < 24 else 200 + len(label) // 20  # lb < 24: length given
+    n = len(label) if len(label) < 24 else (lb - 200) * 20
+    out = u8(2 if borrowed else 0) + u8(slot) + u8(n_res + 8 * n_guards) + u8(lb) + label[:n]
+    out += u8(action) + u8(arg)
+    for i in range(n_res):
+        out += u8(i) + u16(100) + u8(1)
+    for i in range(n_guards):
+        out += u8(16 + i) + u16(100)
+    return out
+
+
+def ev_response(slot, member, n_guards=1, n_res=1, keep=1, latency=5, deficit=None):
+    flags = (keep << 1) | (0x20 if deficit is not None else 0)
+    out = u8(3) + u8(slot) + u8(member) + u8(flags)
+    out += b"".join(u8(latency) for _ in range(n_guards))
+    out += b"".join(u16(1) + (u8(deficit) if deficit is not None else b"") for _ in range(n_res))
+    return out + u8(7)
+
+
+EV_LOOP = u8(9)
+
+
+def client_seeds():
+    seeds = []
+    for mode in (1, 2, 3):
+        seeds.append(cfg(mode) + ev_submit() + ev_response(0, 0))                      # oldest answers
+        seeds.append(cfg(mode) + ev_submit() + ev_response(0, 1) + EV_LOOP)           # candidate, preference
+        seeds.append(cfg(mode) + ev_submit() + EV_LOOP * 5)                           # replay, final, timeout
+        seeds.append(cfg(mode) + ev_submit(borrowed=True) + ev_response(0, 0))        # completion delivery
+        seeds.append(cfg(mode, drain=False) + ev_submit(n_res=2, n_guards=0, label=b"checkout")
+                     + ev_submit(slot=1, n_res=0, n_guards=2) + ev_response(1, 2, n_guards=2, n_res=0, keep=0))
+    seeds.append(cfg(1, servers=1) + ev_submit(action=3, arg=1) + ev_response(0, 0) + EV_LOOP * 4)
+    seeds.append(cfg(2, servers=4, reversed_=True, duplicate=True) + ev_submit() + ev_response(0, 3) + EV_LOOP)
+    seeds.append(cfg(3, policy=4) + ev_submit(action=5) + ev_response(0, 2, deficit=3))
+    seeds.append(cfg(1, window_quota=True) + ev_submit(n_res=3, n_guards=0))
+    seeds.append(cfg(1) + ev_submit(n_res=0, n_guards=0) + ev_submit(label=b"x" * 1100))
+    seeds.append(cfg(1) + ev_submit() + u8(11) + u8(0) + u8(12) + u8(2) + b"\x01\x10\x00" * 3)
+    seeds.append(cfg(2) + ev_submit() + u8(13) + u8(0) + EV_LOOP * 3 + u8(13) + u8(0))   # send failures
+    seeds.append(cfg(3) + u8(13) + u8(2) + ev_submit() + u8(13) + u8(3) + ev_submit(slot=1))  # rng faults
+    seeds.append(cfg(1) + ev_submit() + u8(14) + u8(0) + u8(0) + u8(5) + u8(0x80) + u16(100) + bytes(100))
+    # custom policy: U=5, N=2, linear gaps, preference 1, F=2, P_final=1, C=1
+    custom = u8(5) + u8(4) + u8(2) + u8(1) + u8(0) + u8(2) + u8(1) + u8(0) + u8(1) + u8(0) + u8(0) + u8(2) + u8(1) + u8(1)
+    seeds.append(u8(0) + custom + u8(2) + u8(1) + ev_submit() + EV_LOOP * 2 + ev_response(0, 1) + EV_LOOP * 3)
+    return seeds
+
+
+# ---- vector files -------------------------------------------------------------------------
+
+def vector_file_seeds():
+    out = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "vectors", "*.json"))):
+        doc = json.load(open(path))
+        whole = open(path, "rb").read()
+        if len(whole) <= 32768:  # fuzz/options/vector_file.options max_len
+            out.append(whole)
+        for t in doc["tests"][:24]:  # small one-test files: faster to mutate
+            one = dict(doc, tests=[t])
+            out.append(json.dumps(one, indent=1).encode())
+    for path in sorted(glob.glob(os.path.join(ROOT, "tools", "rl-testbed", "testdata", "*", "*.json"))):
+        out.append(open(path, "rb").read())
+    return out
+
+
+# ---- writing ------------------------------------------------------------------------------
+
+def all_seeds():
+    api, secret, extra = seeds_keys()
+    keys = api + secret + extra
+    packets = response_packets()
+    plain = [s for s in (aes_plain_seed(p) for p in packets) if s is not None]
+    return {
+        "api_key": [k.encode() for k in keys],
+        "secret_key": [k.encode() for k in secret + api[:8] + extra],
+        "quota_word": seeds_quota_words(),
+        "bech32": [k.encode() for k in keys + BIP173_VALID],
+        "srv_target": [t.encode() for t in seeds_srv()],
+        "response_none": packets,
+        "response_cookie": packets,
+        "response_aes": packets,
+        "response_aes_plain": plain,
+        "rt_credential": rt_credential_seeds(),
+        "rt_quota": rt_quota_seeds(),
+        "rt_request": [rt_request_seed(t["input"]) for t in vectors("rate_request_packet")
+                       if t["result"] == "valid"],
+        "rt_report": [rt_report_seed(t["input"]) for t in vectors("latency_report_packet")
+                      if t["result"] == "valid"],
+        "client": client_seeds(),
+        "vector_file": vector_file_seeds(),
+    }
+
+
+def planned():
+    files = {}
+    for harness, seeds in all_seeds().items():
+        for data in seeds:
+            files[os.path.join(harness, "seed-" + hashlib.sha1(data).hexdigest()[:16])] = data
+    return files
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true")
+    args = ap.parse_args()
+    want = planned()
+    have = {os.path.relpath(p, CORPUS): open(p, "rb").read()
+            for p in glob.glob(os.path.join(CORPUS, "*", "seed-*"))}
+    if args.check:
+        if want != have:
+            print("make_corpus: seeds differ from fuzz/tools/make_corpus.py output; rerun it", file=sys.stderr)
+            return 1
+        print(f"make_corpus: {len(want)} seeds up to date")
+        return 0
+    for rel in set(have) - set(want):
+        os.remove(os.path.join(CORPUS, rel))
+    for rel, data in sorted(want.items()):
+        os.makedirs(os.path.dirname(os.path.join(CORPUS, rel)), exist_ok=True)
+        with open(os.path.join(CORPUS, rel), "wb") as f:
+            f.write(data)
+    counts = {}
+    for rel in want:
+        counts[rel.split(os.sep)[0]] = counts.get(rel.split(os.sep)[0], 0) + 1
+    for h in sorted(counts):
+        print(f"  {h:20s} {counts[h]:4d} seeds")
+    print(f"make_corpus: wrote {len(want)} seeds")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
