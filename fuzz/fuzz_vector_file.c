@@ -1,7 +1,7 @@
 /* fuzz_vector_file.c - the vector-file loader and checker of rl-testbed
  * (vec_run_buffer: jansson parsing with duplicate keys rejected, envelope
  * checks, every kind adapter and the expected-value comparison;
- * /work/shared/vectors-schema.md).
+ * ../shared/vectors-schema.md).
  *
  * The input is the file's bytes, run in memory with the report silenced.
  * Checks: no crash, leak or sanitizer report on any file, and every file
