@@ -3,7 +3,8 @@
  *
  * Differential: a second, deliberately plain implementation of the rule in
  * r_client.h (first label "s-"/"S-" + canonical decimal <= UINT64_MAX, then
- * non-empty labels of printable ASCII 0x21..0x7E, one optional trailing dot)
+ * labels of 1..63 letters, digits, '-' or '_', the name at most 253 bytes
+ * without its one optional trailing dot)
  * must agree on acceptance and value; the output is untouched on rejection;
  * the NUL-terminated form agrees. */
 #include <string.h>
@@ -25,19 +26,24 @@ static bool canonical_u64(const char *digits, size_t n, uint64_t *out) {
     return true;
 }
 
+static bool host_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+}
+
 static bool reference_parse(const char *s, size_t len, uint64_t *out) {
     if (len < 3 || (s[0] != 's' && s[0] != 'S') || s[1] != '-') return false;
+    if ((s[len - 1] == '.' ? len - 1 : len) > 253) return false;
     size_t i = 2;
     while (i < len && s[i] != '.') i++;
     if (!canonical_u64(s + 2, i - 2, out)) return false;
     while (i < len) {            /* s[i] == '.' */
         size_t start = ++i;
         while (i < len && s[i] != '.') {
-            unsigned char c = (unsigned char)s[i];
-            if (c < 0x21 || c > 0x7E) return false;
+            if (!host_char(s[i])) return false;
             i++;
         }
         if (i == start && i != len) return false; /* empty label that is not the trailing dot */
+        if (i - start > 63) return false;
     }
     return true;
 }
