@@ -147,6 +147,9 @@ static int resolve_srv(void *ctx, const char *name, r_dns_query_t *query) {
     host_t *h = ctx;
     FUZZ_CHECK(!h->destroyed && !h->inflight); /* one discovery at a time */
     FUZZ_CHECK(strcmp(name, "_ratelimitly._udp.t.example.net") == 0);
+    /* The previous discovery has finished: every query of it was answered. */
+    for (size_t i = 0; i < h->n_queries; i++) FUZZ_CHECK(h->queries[i].done);
+    h->n_queries = 0;
     h->inflight = true;
     h->srv_answered = false;
     h->n_kept = h->n_started = 0;
