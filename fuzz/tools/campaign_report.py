@@ -65,7 +65,7 @@ def environment(args):
     }
 
 
-def markdown(date, env, rows):
+def markdown(date, env, rows, notes=()):
     lines = [
         f"# Fuzz campaign {date}",
         "",
@@ -79,6 +79,10 @@ def markdown(date, env, rows):
         "`corpus` is libFuzzer's in-memory corpus at the end (inputs/bytes, seeds included); `new` the inputs",
         "this campaign added to its working corpus.",
         "",
+    ]
+    for note in notes:
+        lines += [note, ""]
+    lines += [
         "| harness | time s | runs | execs | execs/s | cov | edges | cov % | ft | corpus | new | peak RSS MB | crashes |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
@@ -103,6 +107,7 @@ def main():
     ap.add_argument("--jobs", type=int, required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--commit", help="commit the harnesses were built from (default: <work>/source.txt or HEAD)")
+    ap.add_argument("--note", action="append", default=[], help="a paragraph to add under the header")
     args = ap.parse_args()
     rows = []
     for path in sorted(glob.glob(os.path.join(args.work, "*", "result.env"))):
@@ -119,12 +124,12 @@ def main():
         base = os.path.join(args.out, f"{date}-campaign-{n}")
         n += 1
     env = environment(args)
-    doc = {"date": date, "environment": env, "harnesses": rows}
+    doc = {"date": date, "environment": env, "notes": args.note, "harnesses": rows}
     with open(base + ".json", "w") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")
     with open(base + ".md", "w") as f:
-        f.write(markdown(date, env, rows))
+        f.write(markdown(date, env, rows, args.note))
     print(f"campaign: report {base}.md and .json")
     return 0
 
