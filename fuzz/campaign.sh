@@ -39,10 +39,17 @@ while [ $# -gt 0 ]; do
 done
 
 BIN=build/fuzz/fuzz
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+WORK=build/fuzz-campaign/$stamp
+mkdir -p "$WORK"
 if [ "$build" = 1 ]; then
   echo "campaign: building the libFuzzer harnesses (preset fuzz)"
   cmake --preset fuzz >/dev/null
   cmake --build --preset fuzz >/dev/null
+  # The source the report names (without --no-build the binaries match it).
+  state=clean
+  [ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || state=dirty
+  echo "$(git rev-parse --short HEAD 2>/dev/null || echo unknown) $state" > "$WORK/source.txt"
 fi
 if [ ${#harnesses[@]} -eq 0 ]; then
   mapfile -t harnesses < "$BIN/harnesses.txt"
@@ -51,9 +58,6 @@ for h in "${harnesses[@]}"; do
   [ -x "$BIN/fuzz_$h" ] || { echo "campaign: no harness $BIN/fuzz_$h" >&2; exit 2; }
 done
 
-stamp=$(date -u +%Y%m%dT%H%M%SZ)
-WORK=build/fuzz-campaign/$stamp
-mkdir -p "$WORK"
 echo "campaign: ${#harnesses[@]} harnesses x ${seconds}s, $jobs at a time; work dir $WORK"
 
 # max_len from fuzz/options/<h>.options ([libfuzzer] max_len = N).

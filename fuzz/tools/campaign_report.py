@@ -2,7 +2,7 @@
 """Write reports/fuzz/<date>-campaign.md and .json from a fuzz/campaign.sh work
 directory (one <harness>/result.env per harness).
 
-Usage: campaign_report.py --work build/fuzz-campaign/<stamp> --seconds N --jobs J --out reports/fuzz
+Usage: campaign_report.py --work build/fuzz-campaign/<stamp> --seconds N --jobs J --out reports/fuzz [--commit C]
 """
 
 import argparse
@@ -35,13 +35,27 @@ def command(args):
         return ""
 
 
+def source_state(args):
+    """The commit the harnesses were built from: --commit, else <work>/source.txt
+    (written by campaign.sh when it built them), else the current HEAD."""
+    if args.commit:
+        return args.commit, False
+    path = os.path.join(args.work, "source.txt")
+    if os.path.exists(path):
+        commit, _, dirty = open(path).read().strip().partition(" ")
+        return commit, dirty == "dirty"
+    return (command(["git", "rev-parse", "--short", "HEAD"]),
+            bool(command(["git", "status", "--porcelain", "--untracked-files=no"])))
+
+
 def environment(args):
     preset = json.load(open("CMakePresets.json"))
     flags = next((p["cacheVariables"].get("CMAKE_C_FLAGS", "") for p in preset["configurePresets"]
                   if p["name"] == "fuzz"), "")
+    commit, dirty = source_state(args)
     return {
-        "git_commit": command(["git", "rev-parse", "--short", "HEAD"]),
-        "git_dirty": bool(command(["git", "status", "--porcelain", "--untracked-files=no"])),
+        "git_commit": commit,
+        "git_dirty": dirty,
         "compiler": command(["clang", "--version"]).splitlines()[0] if command(["clang", "--version"]) else "",
         "cflags": flags,
         "cpus": os.cpu_count(),
@@ -51,7 +65,7 @@ def environment(args):
     }
 
 
-def markdown(date, env, rows):
+def markdown(date, env, rows, notes=()):
     lines = [
         f"# Fuzz campaign {date}",
         "",
@@ -65,6 +79,10 @@ def markdown(date, env, rows):
         "`corpus` is libFuzzer's in-memory corpus at the end (inputs/bytes, seeds included); `new` the inputs",
         "this campaign added to its working corpus.",
         "",
+    ]
+    for note in notes:
+        lines += [note, ""]
+    lines += [
         "| harness | time s | runs | execs | execs/s | cov | edges | cov % | ft | corpus | new | peak RSS MB | crashes |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
@@ -88,6 +106,8 @@ def main():
     ap.add_argument("--seconds", type=int, required=True)
     ap.add_argument("--jobs", type=int, required=True)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--commit", help="commit the harnesses were built from (default: <work>/source.txt or HEAD)")
+    ap.add_argument("--note", action="append", default=[], help="a paragraph to add under the header")
     args = ap.parse_args()
     rows = []
     for path in sorted(glob.glob(os.path.join(args.work, "*", "result.env"))):
@@ -104,12 +124,12 @@ def main():
         base = os.path.join(args.out, f"{date}-campaign-{n}")
         n += 1
     env = environment(args)
-    doc = {"date": date, "environment": env, "harnesses": rows}
+    doc = {"date": date, "environment": env, "notes": args.note, "harnesses": rows}
     with open(base + ".json", "w") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")
     with open(base + ".md", "w") as f:
-        f.write(markdown(date, env, rows))
+        f.write(markdown(date, env, rows, args.note))
     print(f"campaign: report {base}.md and .json")
     return 0
 
