@@ -270,7 +270,12 @@ static void check_selected(const cm_model_t *m, const cm_slot_t *s, const r_rate
     for (size_t i = 0; i < ng; i++) {
         const uint8_t *g = pdu + 12 + 40 * i;
         const r_guard_result_t *gr = &res->guards[i];
-        FUZZ_CHECK(memcmp(gr->latency_tracker_id, g, 16) == 0 && gr->threshold_ms == fw_u32(g + 32));
+        /* the decision uses the threshold the request asked for, not the echo */
+        uint32_t threshold = fw_u32(g + 32);
+        for (size_t k = 0; k < s->n_guards; k++) {
+            if (memcmp(s->guards[k].latency_tracker_id, g, 16) == 0) threshold = s->guards[k].threshold_ms;
+        }
+        FUZZ_CHECK(memcmp(gr->latency_tracker_id, g, 16) == 0 && gr->threshold_ms == threshold);
         FUZZ_CHECK(gr->current_latency_ms == fw_u32(g + 36) && gr->passed == (gr->current_latency_ms < gr->threshold_ms));
         success = success && gr->passed;
     }
