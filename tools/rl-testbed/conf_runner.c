@@ -135,17 +135,9 @@ static void run_file(conf_state_t *st, const vec_file_t *f)
 {
     vec_report_t *r = &st->report;
     char msg[VEC_MSG_MAX], got[96];
-    if (f->no_match) {
-        vec_report_file_begin(r, f->path, "-");
-        vec_report_file_failure(r, f->path, "(files): no file matches this pattern");
+    json_t *root = vec_open_listed_file(r, f);
+    if (root == NULL)
         return;
-    }
-    json_t *root = vec_load_file(f->path, msg, sizeof msg);
-    if (root == NULL) {
-        vec_report_file_begin(r, f->path, "-");
-        vec_report_file_failure(r, f->path, msg);
-        return;
-    }
     bool vectors = vec_is_vector_file(root), ha_case = conf_is_case_file(root);
     bool trace = conf_is_trace_file(root);
     if ((vectors && st->opt->cases_only) || ((ha_case || trace) && st->opt->vectors_only)) {

@@ -252,20 +252,26 @@ json_t *vec_load_file(const char *path, char *msg, size_t cap)
     return root;
 }
 
-static void run_file(vec_report_t *r, const vec_file_t *f)
+json_t *vec_open_listed_file(vec_report_t *r, const vec_file_t *f)
 {
     char msg[VEC_MSG_MAX];
-    if (f->no_match) {
-        vec_report_file_begin(r, f->path, "-");
-        vec_report_file_failure(r, f->path, "(files): no file matches this pattern");
-        return;
-    }
-    json_t *root = vec_load_file(f->path, msg, sizeof msg);
+    json_t *root = NULL;
+    if (f->no_match)
+        vec_format(msg, sizeof msg, "(files): no file matches this pattern");
+    else
+        root = vec_load_file(f->path, msg, sizeof msg);
     if (root == NULL) {
         vec_report_file_begin(r, f->path, "-");
         vec_report_file_failure(r, f->path, msg);
-        return;
     }
+    return root;
+}
+
+static void run_file(vec_report_t *r, const vec_file_t *f)
+{
+    json_t *root = vec_open_listed_file(r, f);
+    if (root == NULL)
+        return;
     vec_run_root(r, f->path, root);
     json_decref(root);
 }

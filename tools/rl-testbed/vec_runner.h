@@ -42,6 +42,9 @@ int vec_run(const vec_file_list_t *files, const vec_options_t *opt);
 /* Building blocks shared with `rl-testbed conformance`. */
 /* Load a JSON file; NULL with msg ("(file): ..." or "(json): ...") on failure. */
 json_t *vec_load_file(const char *path, char *msg, size_t cap);
+/* Load a listed file; when it has no match or does not load, report that as
+ * the file's one failure and return NULL. */
+json_t *vec_open_listed_file(vec_report_t *r, const vec_file_t *f);
 /* True when root declares the ratelimitly-vectors/v1 schema. */
 bool vec_is_vector_file(const json_t *root);
 /* Run one loaded vector file into r (a table, its tests counted). */

@@ -38,3 +38,34 @@ last_line() {
         echo "ok   $1"
     fi
 }
+
+# expect_rejected NAME WANT CLOSING -- ARGS...: run on a bad input; it must not
+# crash or trip a sanitizer, must exit 1, name WANT on stdout and end with the
+# line CLOSING.
+expect_rejected() {
+    name=$1 want=$2 closing=$3
+    shift 4
+    checks=$((checks + 1))
+    "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    last=$(tail -n 1 "$tmp/out")
+    problem=""
+    if [ "$rc" -ge 128 ]; then
+        problem="crashed (exit status $rc)"
+    elif grep -q -e 'Sanitizer' -e 'runtime error' "$tmp/err"; then
+        problem="sanitizer report"
+    elif [ "$rc" -ne 1 ]; then
+        problem="exit status $rc, want 1"
+    elif ! grep -qF -- "$want" "$tmp/out"; then
+        problem="output lacks: $want"
+    elif [ "$last" != "$closing" ]; then
+        problem="last line '$last', want '$closing'"
+    fi
+    if [ -n "$problem" ]; then
+        failures=$((failures + 1))
+        echo "FAIL $name: $problem"
+        sed 's/^/    | /' "$tmp/out" "$tmp/err"
+    else
+        echo "ok   $name"
+    fi
+}

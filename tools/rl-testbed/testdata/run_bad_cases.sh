@@ -11,34 +11,11 @@ dir=$2
 tab=$(printf '\t')
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
-checks=0
-failures=0
+. "$(dirname "$0")/cli_lib.sh"
 
 while IFS="$tab" read -r file want; do
     case "$file" in '' | '#'*) continue ;; esac
-    checks=$((checks + 1))
-    "$bin" conformance "$dir/bad_cases/$file" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    last=$(tail -n 1 "$tmp/out")
-    problem=""
-    if [ "$rc" -ge 128 ]; then
-        problem="crashed (exit status $rc)"
-    elif grep -q -e 'Sanitizer' -e 'runtime error' "$tmp/err"; then
-        problem="sanitizer report"
-    elif [ "$rc" -ne 1 ]; then
-        problem="exit status $rc, want 1"
-    elif ! grep -qF -- "$want" "$tmp/out"; then
-        problem="output lacks: $want"
-    elif [ "$last" != "conformance: 0 passed, 1 failed" ]; then
-        problem="last line '$last'"
-    fi
-    if [ -n "$problem" ]; then
-        failures=$((failures + 1))
-        echo "FAIL $file: $problem"
-        sed 's/^/    | /' "$tmp/out" "$tmp/err"
-    else
-        echo "ok   $file"
-    fi
+    expect_rejected "$file" "$want" "conformance: 0 passed, 1 failed" -- conformance "$dir/bad_cases/$file"
 done <"$dir/bad_cases.tsv"
 
 # Every file in bad_cases/ must be listed, so none is silently left out.

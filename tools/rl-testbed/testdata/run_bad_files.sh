@@ -12,35 +12,11 @@ dir=$2
 tab=$(printf '\t')
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
-checks=0
-failures=0
+. "$(dirname "$0")/cli_lib.sh"
 
 # check NAME PATH WANT PASSED FAILED
 check() {
-    checks=$((checks + 1))
-    "$bin" vectors "$2" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    closing="vectors: $4 passed, $5 failed"
-    last=$(tail -n 1 "$tmp/out")
-    problem=""
-    if [ "$rc" -ge 128 ]; then
-        problem="crashed (exit status $rc)"
-    elif grep -q -e 'Sanitizer' -e 'runtime error' "$tmp/err"; then
-        problem="sanitizer report"
-    elif [ "$rc" -ne 1 ]; then
-        problem="exit status $rc, want 1"
-    elif ! grep -qF -- "$3" "$tmp/out"; then
-        problem="output lacks: $3"
-    elif [ "$last" != "$closing" ]; then
-        problem="last line '$last', want '$closing'"
-    fi
-    if [ -n "$problem" ]; then
-        failures=$((failures + 1))
-        echo "FAIL $1: $problem"
-        sed 's/^/    | /' "$tmp/out" "$tmp/err"
-    else
-        echo "ok   $1"
-    fi
+    expect_rejected "$1" "$3" "vectors: $4 passed, $5 failed" -- vectors "$2"
 }
 
 while IFS="$tab" read -r file want counts; do
