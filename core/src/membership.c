@@ -199,19 +199,54 @@ static uint64_t draw_jitter(rl_membership_t *m) {
     return rl_load_u64(b) % ((uint64_t)m->forced_jitter_ms + 1u);
 }
 
-/* Install a non-empty result and arm both throttles. A failed refresh keeps
- * the last good snapshot and arms nothing (api.md "DNS Refresh"). */
-static void install_result(rl_membership_t *m, const rl_discovery_t *d) {
-    rl_member_t found[RL_MAX_MEMBERS];
+/* The members of a finished discovery (r-client.md 6.1: a failed discovery
+ * should not destroy a currently usable endpoint). A member whose address
+ * lookup failed keeps its address from the current snapshot (same server_id,
+ * with the port of this SRV answer, r-client.md 9.1); one without a previous
+ * address is left out. Returns the member count; *fresh counts the members
+ * whose lookup answered and *stale those that lack a fresh address. */
+static size_t collect_members(const rl_membership_t *m, const rl_discovery_t *d, rl_member_t found[RL_MAX_MEMBERS],
+                              size_t *fresh, size_t *stale) {
     size_t n = 0;
+    *fresh = 0;
+    *stale = 0;
     for (size_t i = 0; i < d->n_addr; i++) {
-        if (d->addr[i].has_addr) {
-            found[n].server_id = d->addr[i].server_id;
-            found[n].addr = d->addr[i].addr;
+        const r_dns_query_t *q = &d->addr[i];
+        if (q->has_addr) {
+            found[n].server_id = q->server_id;
+            found[n].addr = q->addr;
             n++;
+            (*fresh)++;
+            continue;
+        }
+        (*stale)++;
+        long rank = rl_snapshot_rank(m->current, q->server_id);
+        if (rank >= 0) {
+            found[n] = m->current->members[rank];
+            found[n].addr.port = q->port;
+            n++;
+            mlog(m, R_LOG_WARN, "membership: server_id %llu keeps its last known address until a lookup answers",
+                 (unsigned long long)q->server_id);
+        } else {
+            mlog(m, R_LOG_WARN, "membership: server_id %llu has no address yet; left out until a lookup answers",
+                 (unsigned long long)q->server_id);
         }
     }
-    if (n == 0) {
+    return n;
+}
+
+/* Install the result and arm both throttles. A refresh in which no address
+ * lookup answered is a failed refresh: it keeps the last good snapshot and
+ * arms nothing (api.md "DNS Refresh"). A partial one (some member without a
+ * fresh address) is installed and its periodic refresh is due as soon as the
+ * forced-refresh throttle allows, so the missing addresses are retried soon
+ * rather than after a whole refresh interval (docs/spec-notes.md). */
+static void install_result(rl_membership_t *m, const rl_discovery_t *d) {
+    rl_member_t found[RL_MAX_MEMBERS];
+    size_t fresh = 0;
+    size_t stale = 0;
+    size_t n = collect_members(m, d, found, &fresh, &stale);
+    if (fresh == 0) {
         mlog(m, R_LOG_WARN, "membership: DNS discovery of %s found no usable server; keeping the current membership",
              m->srv_name);
         return;
@@ -231,6 +266,9 @@ static void install_result(rl_membership_t *m, const rl_discovery_t *d) {
     m->generation++;
     m->next_periodic_ms = add_sat(now, interval);
     m->forced_not_before_ms = add_sat(now, add_sat(m->forced_min_interval_ms, draw_jitter(m)));
+    if (stale != 0 && m->forced_not_before_ms < m->next_periodic_ms) {
+        m->next_periodic_ms = m->forced_not_before_ms;
+    }
     mlog(m, R_LOG_INFO, "membership: installed %zu servers (generation %u)", s->count, (unsigned)m->generation);
 }
 

@@ -96,12 +96,17 @@ void rl_membership_release(rl_membership_t *m);
  * Discovery (r-client.md 3.1): one SRV lookup of srv_name, then one A/AAAA
  * lookup per conforming target (first label s-<server_id>, port != 0; first
  * record per server_id kept, at most RL_MAX_MEMBERS). A member takes the
- * first R_ADDR_INET/R_ADDR_INET6 record with the SRV port. When every started
- * lookup is answered, a non-empty result is installed: generation++,
+ * first R_ADDR_INET/R_ADDR_INET6 record with the SRV port. A member whose
+ * lookup failed, was refused or had no such record keeps its address from the
+ * current snapshot (same server_id) with the new SRV port, or is left out when
+ * it has none (r-client.md 6.1). When every started lookup is answered and at
+ * least one gave an address, the result is installed: generation++,
  * next_periodic_ms = now + min(refresh_interval_ms, smallest non-zero SRV
  * TTL), forced_not_before_ms = now + forced_min_interval_ms + jitter, jitter
  * uniform in [0, forced_jitter_ms] from 8 rng bytes (little-endian u64 mod
- * (jitter + 1); the full jitter if the source fails).
+ * (jitter + 1); the full jitter if the source fails); when some member had no
+ * fresh address, next_periodic_ms is min(that, forced_not_before_ms) so the
+ * lookup is retried soon. No address at all is a failed refresh.
  *
  * Query objects (r_dns_query_t) and the name strings passed to resolve_*
  * belong to the discovery and stay valid until answered, also after
