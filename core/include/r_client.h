@@ -333,10 +333,14 @@ typedef struct {
  * io must provide udp_send and now_ms; resolver may be NULL only with
  * explicit servers. DNS discovery starts here but never fails creation.
  * Returns RCLIENT_OK with *out_client set, RCLIENT_ERR_CONFIG (NULL argument,
- * invalid credential, key-ID or auth-type assertion mismatch, invalid DNS
- * name (empty, over 253 bytes, a label over 63 bytes, space or control
- * bytes), invalid explicit endpoint (family, port 0, more than 64)) or
- * RCLIENT_ERR_NOMEM. The policy is copied but validated at submit (api.md):
+ * invalid credential, key-ID or auth-type assertion mismatch, malformed DNS
+ * name (empty, an empty label, space, control or non-ASCII bytes), invalid
+ * explicit endpoint (family, port 0, more than 64)) or RCLIENT_ERR_NOMEM.
+ * An over-long DNS name (the SRV query name "_ratelimitly._udp.<name>" over
+ * 253 bytes, i.e. a name over 235 bytes without its trailing dot, or a label
+ * over 63 bytes) does not fail creation (api.md "Errors"): it is logged at
+ * R_LOG_ERROR, nothing is looked up, and every submit and report returns
+ * RCLIENT_ERR_DNS. The policy is copied but validated at submit (api.md):
  * an invalid one makes every non-empty submit return RCLIENT_ERR_CONFIG;
  * check it first with r_client_policy_schedule(policy, quota, NULL, &why). */
 RCLIENT_API int r_client_create(const r_client_config_t *cfg, const r_io_ops_t *io,
@@ -454,8 +458,9 @@ RCLIENT_API int r_client_report_latency(r_client_t *client, const r_service_late
 RCLIENT_API size_t r_client_server_count(const r_client_t *client);
 
 /* Start a DNS refresh now if none is in flight (subject to the forced-refresh
- * minimum interval and jitter). Returns RCLIENT_OK, or RCLIENT_ERR_CONFIG when
- * the client uses explicit servers or has no resolver. */
+ * minimum interval and jitter). Returns RCLIENT_OK (also when throttled, and
+ * for an over-long tenant name, which is never looked up), or
+ * RCLIENT_ERR_CONFIG when the client uses explicit servers or has no resolver. */
 RCLIENT_API int r_client_refresh_dns(r_client_t *client);
 
 /* True while a steering rebind is pending (r-client.md 6.1 RebindPending). */
