@@ -3,9 +3,11 @@
 #   1. gcc build with -Wall -Wextra -Werror; every test (ctest); the conformance
 #      gate (vectors, HA decision cases, simulator traces)
 #   2. clang build with -Werror; every test
-#   3. clang ASan+UBSan build; every test, including the fuzz-corpus replay
-#   4. valgrind memcheck over every unit-test executable (gcc build)
-#   5. coverage gate on core/: lines >= 90 %, branches >= 75 % (gcovr)
+#   3. Release builds (-O3 -DNDEBUG) with gcc and clang, -Werror; every test
+#      (optimisation enables warnings the other builds do not see)
+#   4. clang ASan+UBSan build; every test, including the fuzz-corpus replay
+#   5. valgrind memcheck over every unit-test executable (gcc build)
+#   6. coverage gate on core/: lines >= 90 %, branches >= 75 % (gcovr)
 # usage: scripts/test.sh [--quick]   (--quick: stage 1 only)
 # Installs missing system packages first. Exit status 0 only when every stage passed.
 set -uo pipefail
@@ -44,9 +46,14 @@ gcc_stage() {
     build_and_test default && ./build/default/tools/rl-testbed/rl-testbed conformance --quiet
 }
 
+release_stage() {
+    build_and_test release && build_and_test release-clang
+}
+
 stage gcc-werror-tests-conformance gcc_stage
 if [ "$quick" -eq 0 ]; then
     stage clang-werror-tests build_and_test clang
+    stage release-gcc-clang-tests release_stage
     stage asan-ubsan-tests build_and_test asan
     stage valgrind bash scripts/valgrind.sh build/default
     stage coverage-gate bash scripts/coverage.sh --gate --out build/coverage-report
