@@ -243,7 +243,7 @@ void rl_request_on_timeout(r_client_req_t *req, uint64_t now_ms) {
     if (req->phase == R_PHASE_ROUND) {
         uint32_t k = req->round + 1;
         while (k < s->rounds && now_ms >= phase_start(req, k + 1)) {
-            k++; /* round k ended before now_ms: skipped */
+            k++; /* round k ended at or before now_ms: skipped, nothing sent */
         }
         if (k < s->rounds) {
             enter_round(req, k);
