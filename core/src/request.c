@@ -62,7 +62,6 @@ static r_client_req_t *alloc_request(size_t n_servers, size_t dgram_len, const r
     }
     memset(mem, 0, head);
     r_client_req_t *req = (r_client_req_t *)mem;
-    req->alloc_size = total;
     /* The caller's inputs, kept: the datagram is encoded from these copies
      * and responses are checked against them. */
     if (res > 0) {

@@ -67,7 +67,9 @@ static int send_to_missing(r_client_req_t *req, bool keep_going) {
 
 void rl_request_free(r_client_req_t *req) {
     rl_snapshot_unref(req->snapshot);
-    OPENSSL_cleanse(req, req->alloc_size);
+    /* The datagram is the part that carries a secret (the cookie in its auth
+     * TLV); the inputs and candidate blocks hold none. */
+    OPENSSL_cleanse(req->dgram, req->dgram_len);
     free(req);
 }
 

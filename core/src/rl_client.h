@@ -60,10 +60,9 @@ struct r_client_req {
     size_t resource_count;
     const r_latency_guard_t *guards;
     size_t guard_count;
-    uint8_t *dgram;
+    uint8_t *dgram;                 /* carries the cookie: cleansed before free */
     size_t dgram_len;
     uint8_t *cand_blocks;           /* guard_count * 40 + resource_count * 28 bytes */
-    size_t alloc_size;              /* bytes of the allocation, cleansed before free */
     bool completing;                /* terminal: its callback is running (cancel/timeout are no-ops) */
     void (*on_abandon)(void *user); /* called instead of the callback when the client is destroyed */
 };
@@ -97,8 +96,8 @@ int rl_request_match(const r_client_req_t *req, rl_rate_response_t *resp);
 /* Workflow hook (r_client_workflow.h): told when the client is destroyed
  * with this request in flight. */
 void rl_request_set_abandon(r_client_req_t *req, void (*on_abandon)(void *user));
-/* Release the snapshot reference and the request's memory, cleansed first:
- * the stored datagram carries the cookie (wire_protocol.md "Auth Header"). */
+/* Release the snapshot reference and the request's memory, the stored
+ * datagram cleansed first: it carries the cookie (wire_protocol.md "Auth Header"). */
 void rl_request_free(r_client_req_t *req);
 
 #endif /* RL_CLIENT_H */
