@@ -409,9 +409,13 @@ RCLIENT_API int r_client_check_rate_limit_async(r_client_t *client, const r_reso
                                                 size_t metrics_label_len, r_rate_limit_cb cb, void *user_data,
                                                 r_client_req_t **out_req);
 
-/* As above, but resources, guards and metrics_label are borrowed: they must
- * stay valid and unchanged until the callback or cancellation, and replays
- * are re-encoded from them instead of from a stored copy of the datagram. */
+/* As above, with api.md's borrowed contract: resources, guards and
+ * metrics_label must stay valid until the callback or cancellation. This
+ * implementation reads them during the call only: like the copying form it
+ * keeps copies of the resources and guards (responses are checked against
+ * them) and the datagram sealed once at submit, which every replay and
+ * completion-delivery send repeats (r-client.md 9.3.2; one AES nonce, one
+ * plaintext). Changing the buffers' contents afterwards changes neither. */
 RCLIENT_API int r_client_check_rate_limit_async_borrowed(r_client_t *client, const r_resource_request_t *resources,
                                                          size_t resource_count, const r_latency_guard_t *guards,
                                                          size_t guard_count, const char *metrics_label,
@@ -429,9 +433,12 @@ RCLIENT_API int r_client_cancel_request(r_client_t *client, r_client_req_t *req)
  * Timers"). Re-query after every nonterminal datagram or timeout. */
 RCLIENT_API uint64_t r_client_request_deadline_ms(const r_client_t *client, const r_client_req_t *req);
 
-/* Apply every deadline of req that is <= now_ms (selection, replay round,
- * final receive phase, timeout). Before the deadline it is a no-op. Returns
- * RCLIENT_OK (also when it completed and freed req) or RCLIENT_ERR_CONFIG. */
+/* Apply the deadlines of req that are <= now_ms (selection, replay round,
+ * final receive phase, timeout). Before the deadline it is a no-op. A late
+ * call enters the phase current at now_ms: rounds already over are skipped
+ * without sending and only the current round replays, once (r-client.md
+ * 9.3.1, 9.3.3; docs/spec-notes.md "Late timers"). Returns RCLIENT_OK (also
+ * when it completed and freed req) or RCLIENT_ERR_CONFIG. */
 RCLIENT_API int r_client_on_timeout(r_client_t *client, r_client_req_t *req, uint64_t now_ms);
 
 /* Deliver one received datagram. Informational returns (the request stays in
