@@ -26,6 +26,10 @@ static const conf_variant_info_t variants[CONF_VAR_COUNT] = {
     [CONF_VAR_WRONG_PDU_TYPE] = {"wrong_pdu_type", CONF_CLASS_CORRELATION, true, R_AUTH_UNSPECIFIED},
     [CONF_VAR_MGMT_FLAG] = {"mgmt_flag", CONF_CLASS_CORRELATION, true, R_AUTH_UNSPECIFIED},
     [CONF_VAR_REFLECTED_REQUEST] = {"reflected_request", CONF_CLASS_CORRELATION, false, R_AUTH_UNSPECIFIED},
+    [CONF_VAR_RESOURCE_REPEATED] = {"resource_repeated", CONF_CLASS_MALFORMED, true, R_AUTH_UNSPECIFIED, 0, 2, true},
+    [CONF_VAR_RESOURCE_OMITTED] = {"resource_omitted", CONF_CLASS_MALFORMED, true, R_AUTH_UNSPECIFIED, 0, 1, true},
+    [CONF_VAR_RESOURCES_SWAPPED] = {"resources_swapped", CONF_CLASS_MALFORMED, true, R_AUTH_UNSPECIFIED, 0, 2, true},
+    [CONF_VAR_GUARD_REPEATED] = {"guard_repeated", CONF_CLASS_MALFORMED, true, R_AUTH_UNSPECIFIED, 2, 0, true},
 };
 
 const conf_variant_info_t *conf_variant_info(conf_variant_t v)
