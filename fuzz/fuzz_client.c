@@ -8,10 +8,11 @@
  * opcode byte each followed by its parameters: submit (copying or borrowed,
  * 0..7 resources and guards, labels up to 1100 bytes, a completion-callback
  * action; guards may repeat a tracker under their own thresholds and
- * resources a bucket), datagram (raw bytes, a server's valid response to a live request
- * mutated by the input (bytes, and block edits: a block repeated, omitted or
- * swapped, the threshold echo rewritten, a foreign unique_id), the client's
- * own request reflected, the last datagram replayed), clock advance, timer fire, event-loop step, send failures,
+ * resources a bucket), datagram (raw bytes, a server's valid response to a
+ * live request mutated by the input: bytes, and block edits (a block
+ * repeated, omitted or swapped, the threshold echo rewritten, a foreign
+ * unique_id); the client's own request reflected, the last datagram
+ * replayed), clock advance, timer fire, event-loop step, send failures,
  * random-source faults, cancel, latency report, steering rebind completion.
  *
  * After each event and inside every hook the model (client_model.h) checks:
