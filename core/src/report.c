@@ -49,10 +49,6 @@ int r_client_report_latency(r_client_t *client, const r_service_latency_report_t
     if (rl_auth_seal(&client->auth, buf, len, nonce) != RCLIENT_OK) {
         return RCLIENT_ERR_AUTH;
     }
-    for (size_t i = 0; i < snap->count; i++) {
-        if (client->io.udp_send(client->io.ctx, &snap->members[i].addr, buf, len) != 0) {
-            return RCLIENT_ERR_IO; /* api.md: the loop stops at the first failing send */
-        }
-    }
-    return RCLIENT_OK;
+    /* api.md: the send loop stops at the first failing send */
+    return rl_client_fanout(client, snap, NULL, buf, len, false);
 }

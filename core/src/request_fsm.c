@@ -59,15 +59,8 @@ static int send_to_missing(r_client_req_t *req, bool keep_going) {
         }
         data = c->scratch;
     }
-    for (size_t i = 0; i < req->snapshot->count; i++) {
-        if (req->responded[i]) {
-            continue;
-        }
-        if (c->io.udp_send(c->io.ctx, &req->snapshot->members[i].addr, data, len) != 0 && !keep_going) {
-            return RCLIENT_ERR_IO;
-        }
-    }
-    return RCLIENT_OK;
+    int rc = rl_client_fanout(c, req->snapshot, req->responded, data, len, keep_going);
+    return keep_going ? RCLIENT_OK : rc;
 }
 
 void rl_request_free(r_client_req_t *req) {
