@@ -11,6 +11,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include <openssl/rand.h>
+
 #include "rt_int.h"
 
 void rt_log(const r_runtime_client_t *rt, r_log_level_t level, const char *msg) {
@@ -130,6 +132,13 @@ int r_runtime_client_create(const r_runtime_options_t *options, r_runtime_client
     }
     if (rc == RCLIENT_OK) {
         rc = make_client(rt, options);
+    }
+    if (rc == RCLIENT_OK) {
+        /* Seed OpenSSL's DRBG now (the core's default random source): the first
+         * draw costs milliseconds that would otherwise eat the first request's
+         * round 0, which starts before its unique_id is drawn. */
+        unsigned char b;
+        (void)RAND_bytes(&b, 1);
     }
     if (rc != RCLIENT_OK) {
         r_runtime_client_destroy(rt);
