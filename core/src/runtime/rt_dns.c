@@ -105,12 +105,13 @@ void rt_dns_free(rt_dns_t *d) {
 static void wait_all(ares_channel ch) {
     for (;;) {
         ares_socket_t socks[ARES_GETSOCK_MAXNUM];
-        int bits = ares_getsock(ch, socks, ARES_GETSOCK_MAXNUM);
+        /* Bits read unsigned: c-ares' ARES_GETSOCK_WRITABLE shifts 1 into an int's sign bit. */
+        unsigned bits = (unsigned)ares_getsock(ch, socks, ARES_GETSOCK_MAXNUM);
         struct pollfd pfd[ARES_GETSOCK_MAXNUM];
         nfds_t n = 0;
         for (int i = 0; i < ARES_GETSOCK_MAXNUM; i++) {
-            short ev = (short)((ARES_GETSOCK_READABLE(bits, i) ? POLLIN : 0) |
-                               (ARES_GETSOCK_WRITABLE(bits, i) ? POLLOUT : 0));
+            short ev = (short)((((bits >> i) & 1u) ? POLLIN : 0) |
+                               (((bits >> (i + ARES_GETSOCK_MAXNUM)) & 1u) ? POLLOUT : 0));
             if (ev != 0) {
                 pfd[n].fd = socks[i];
                 pfd[n].events = ev;

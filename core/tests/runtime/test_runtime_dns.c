@@ -89,6 +89,9 @@ static r_runtime_client_t *runtime_for(const char *tenant, const char *dns_serve
     o.tenant_dns_name = tenant;
     o.dns_server = dns_server;
     o.dns_timeout_ms = 200;
+    o.has_request_policy = true; /* U = 100 ms: slow hosts (valgrind) answer within a round */
+    r_client_default_request_policy(&o.request_policy);
+    o.request_policy.unit_ms = 100;
     r_runtime_client_t *rt = NULL;
     assert_int_equal(r_runtime_client_create(&o, &rt), RCLIENT_OK);
     return rt;
