@@ -163,7 +163,36 @@ static int parse_guard(const char *s, check_cfg_t *cfg) {
     return 0;
 }
 
-/* ID@HOST:PORT with HOST an IPv4 literal or [IPv6]. */
+/* HOST:PORT with HOST an IPv4 literal or [IPv6], port 1..65535. 0 or -1. */
+static int parse_host_port(const char *s, r_addr_t *out) {
+    const char *colon = strrchr(s, ':');
+    uint64_t port = 0;
+    if (colon == NULL || parse_u64(colon + 1, strlen(colon + 1), 1, 65535, &port) != 0) {
+        return -1;
+    }
+    const char *hs = s, *he = colon;
+    bool v6 = *hs == '[';
+    if (v6) {
+        if (he - hs < 2 || he[-1] != ']') {
+            return -1;
+        }
+        hs++;
+        he--;
+    }
+    char host[64];
+    size_t hl = (size_t)(he - hs);
+    if (hl == 0 || hl >= sizeof host) {
+        return -1;
+    }
+    memcpy(host, hs, hl);
+    host[hl] = '\0';
+    memset(out, 0, sizeof *out);
+    out->family = v6 ? R_ADDR_INET6 : R_ADDR_INET;
+    out->port = (uint16_t)port;
+    return inet_pton(v6 ? AF_INET6 : AF_INET, host, out->addr) == 1 ? 0 : -1;
+}
+
+/* ID@HOST:PORT. */
 static int parse_server(const char *s, check_cfg_t *cfg) {
     static const char *want = "want ID@HOST:PORT: decimal server_id, IPv4 address or [IPv6], port 1..65535";
     if (cfg->n_servers == CHECK_MAX_SERVERS) {
@@ -172,33 +201,10 @@ static int parse_server(const char *s, check_cfg_t *cfg) {
     r_server_endpoint_t *ep = &cfg->servers[cfg->n_servers];
     memset(ep, 0, sizeof *ep);
     const char *at = strchr(s, '@');
-    const char *colon = strrchr(s, ':');
-    uint64_t port = 0;
-    if (at == NULL || colon == NULL || colon < at || parse_u64(s, (size_t)(at - s), 1, UINT64_MAX, &ep->server_id) != 0 ||
-        parse_u64(colon + 1, strlen(colon + 1), 1, 65535, &port) != 0) {
+    if (at == NULL || parse_u64(s, (size_t)(at - s), 1, UINT64_MAX, &ep->server_id) != 0 ||
+        parse_host_port(at + 1, &ep->addr) != 0) {
         return bad("--server", s, want);
     }
-    const char *hs = at + 1, *he = colon;
-    bool v6 = *hs == '[';
-    if (v6) {
-        if (he - hs < 2 || he[-1] != ']') {
-            return bad("--server", s, want);
-        }
-        hs++;
-        he--;
-    }
-    char host[64];
-    size_t hl = (size_t)(he - hs);
-    if (hl == 0 || hl >= sizeof host) {
-        return bad("--server", s, want);
-    }
-    memcpy(host, hs, hl);
-    host[hl] = '\0';
-    ep->addr.family = v6 ? R_ADDR_INET6 : R_ADDR_INET;
-    if (inet_pton(v6 ? AF_INET6 : AF_INET, host, ep->addr.addr) != 1) {
-        return bad("--server", s, want);
-    }
-    ep->addr.port = (uint16_t)port;
     for (size_t i = 0; i < cfg->n_servers; i++) {
         if (cfg->servers[i].server_id == ep->server_id) {
             return bad("--server", s, "server_id given twice");
@@ -246,7 +252,14 @@ static int parse_option(int argc, char **argv, int *i, check_cfg_t *cfg) {
     case 0: cfg->key = v; return 0;
     case 1: return parse_server(v, cfg);
     case 2: cfg->dns_name = v; return 0;
-    case 3: cfg->dns_server = v; return 0;
+    case 3: {
+        r_addr_t dns_addr;
+        if (parse_host_port(v, &dns_addr) != 0) {
+            return bad("--dns-server", v, "want IPv4:PORT or [IPv6]:PORT, e.g. 127.0.0.1:5353");
+        }
+        cfg->dns_server = v;
+        return 0;
+    }
     case 4: return parse_bucket(v, cfg);
     case 5: return parse_guard(v, cfg);
     case 6: cfg->label = v; return 0;

@@ -49,6 +49,8 @@ expect "load needs rate" 2 err "--load and --rate go together" -- check --key "$
     --bucket a:1000:1 --load 10
 expect "bad rate" 2 err "--rate 'fast'" -- check --key "$key" --server "$s1" --bucket a:1000:1 --load 10 --rate fast
 expect "bad key" 2 err "--key: not a valid API key" -- check --key rl-cookie1xyz --server "$s1" --bucket a:1000:1
+expect "dns server shape" 2 err "--dns-server '127.0.0.1': want IPv4:PORT or [IPv6]:PORT" -- check --key "$key" \
+    --dns rl.test --dns-server 127.0.0.1 --bucket a:1000:1
 expect "server and dns exclude" 2 err "--server excludes --dns" -- check --key "$key" --server "$s1" --dns x.test \
     --bucket a:1000:1
 checks=$((checks + 1))
@@ -85,6 +87,28 @@ expect "load" 0 out "syscalls per request:" -- check --key "$key" --server "$s1"
     --bucket cli-load:1000:1000000 --load 200 --rate 2000
 expect "load quantiles" 0 out "latency (us): p50 " -- check --key "$key" --server "$s1" \
     --bucket cli-load:1000:1000000 --load 50 --rate 0 --no-sendmmsg
+
+# SRV discovery through the command line: a dnsmasq on a loopback port serves the three servers.
+dnsmasq=/usr/sbin/dnsmasq
+[ -x "$dnsmasq" ] || dnsmasq=$(command -v dnsmasq)
+dport=$(( 20000 + $$ % 20000 ))
+set --
+for s in "$s1" "$s2" "$s3"; do
+    id=${s%%@*}
+    port=${s##*:}
+    set -- "$@" "--srv-host=_ratelimitly._udp.rl.test,s-$id.rl.test,$port,0,0" "--host-record=s-$id.rl.test,127.0.0.1"
+done
+user=""
+[ "$(id -u)" -eq 0 ] && user="--user=root"
+"$dnsmasq" --keep-in-foreground --conf-file=/dev/null --no-resolv --no-hosts --bind-interfaces \
+    --listen-address=127.0.0.1 --pid-file= --log-facility=/dev/null --port="$dport" $user "$@" &
+dpid=$!
+trap 'kill $rpid $dpid 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
+sleep 0.3
+expect "dns discovery: oldest selected" 0 out "server: $oldest " -- check --key "$key" --dns rl.test \
+    --dns-server "127.0.0.1:$dport" --bucket cli-dns:1000:100
+expect "dns: no SRV record" 3 out "RCLIENT_ERR_DNS" -- check --key "$key" --dns absent.test \
+    --dns-server "127.0.0.1:$dport" --bucket cli-dns:1000:100
 
 echo "check cli: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]
