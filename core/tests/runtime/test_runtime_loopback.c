@@ -14,6 +14,7 @@
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -217,6 +218,14 @@ static void test_rebind_is_a_new_source_port_at_the_server(void **state) {
     assert_int_not_equal(after, before);
     assert_false(r_client_rebind_pending(r_runtime_client_handle(f.rt)));
     assert_int_equal(r_runtime_socket_count(f.rt), 2 * sockets); /* old ones retired, still read */
+    /* The retired socket is still read: late datagrams to the old port reach the core. */
+    r_runtime_socket_t old_fd = r_runtime_socket_at(f.rt, sockets); /* first retired */
+    send_garbage_to(before);
+    usleep(2000);
+    assert_int_equal(r_runtime_client_on_readable(f.rt, old_fd), RCLIENT_OK);
+    r_runtime_stats_t st0;
+    r_runtime_client_stats(f.rt, &st0);
+    assert_int_equal(st0.noise_protocol, 1);
     responder_set_steer(f.resp, SIM_STEER_KEEP);
     rt_result_t r2 = fx_check(&f);
     assert_int_equal(r2.status, RCLIENT_OK);
@@ -260,6 +269,36 @@ static void test_failed_rebind_keeps_the_old_socket(void **state) {
     assert_int_equal(r_runtime_local_port(f.rt, R_ADDR_INET, &now), RCLIENT_OK);
     assert_int_not_equal(now, before);
     assert_false(r_client_rebind_pending(r_runtime_client_handle(f.rt)));
+    fx_stop(&f);
+}
+
+static void test_rebind_without_descriptors_keeps_the_old_socket(void **state) {
+    (void)state;
+    fx_t f;
+    fx_start(&f, 1, false, R_AUTH_COOKIE, false);
+    uint16_t before = 0, now = 0;
+    assert_int_equal(r_runtime_local_port(f.rt, R_ADDR_INET, &before), RCLIENT_OK);
+    size_t sockets = r_runtime_socket_count(f.rt);
+    struct rlimit saved, tight;
+    assert_int_equal(getrlimit(RLIMIT_NOFILE, &saved), 0);
+    int probe = dup(0); /* the lowest free descriptor: every one from here on is refused */
+    assert_true(probe >= 0);
+    close(probe);
+    tight = saved;
+    tight.rlim_cur = (rlim_t)probe;
+    assert_int_equal(setrlimit(RLIMIT_NOFILE, &tight), 0);
+    int rc = r_runtime_client_rebind(f.rt); /* socket() fails with EMFILE */
+    assert_int_equal(setrlimit(RLIMIT_NOFILE, &saved), 0);
+    assert_int_equal(rc, RCLIENT_ERR_IO);
+    assert_int_equal(r_runtime_local_port(f.rt, R_ADDR_INET, &now), RCLIENT_OK);
+    assert_int_equal(now, before);
+    assert_int_equal(r_runtime_socket_count(f.rt), sockets);
+    rt_result_t r = fx_check(&f); /* the old socket still works */
+    assert_int_equal(r.status, RCLIENT_OK);
+    assert_int_equal(responder_last_source_port(f.resp, 0), before);
+    assert_int_equal(r_runtime_client_rebind(f.rt), RCLIENT_OK); /* with descriptors again */
+    assert_int_equal(r_runtime_local_port(f.rt, R_ADDR_INET, &now), RCLIENT_OK);
+    assert_int_not_equal(now, before);
     fx_stop(&f);
 }
 
@@ -421,6 +460,7 @@ int main(void) {
         cmocka_unit_test(test_on_readable_rejects_foreign_socket),
         cmocka_unit_test(test_rebind_is_a_new_source_port_at_the_server),
         cmocka_unit_test(test_failed_rebind_keeps_the_old_socket),
+        cmocka_unit_test(test_rebind_without_descriptors_keeps_the_old_socket),
         cmocka_unit_test(test_run_and_report_once),
         cmocka_unit_test(test_run_and_report_denied_runs_nothing),
         cmocka_unit_test(test_run_and_report_failed_work_is_not_reported),
