@@ -3,13 +3,14 @@
  * when the previous one completed), then throughput, decision-latency
  * quantiles (nearest rank), the completion rounds and the runtime's own
  * syscalls per request (sendto/sendmmsg/recvfrom from r_runtime_stats_t, plus
- * this loop's poll calls). Latency is submit to callback, monotonic clock. */
+ * this loop's ppoll calls). Latency is submit to callback, monotonic clock. */
 #include <inttypes.h>
 #include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 
@@ -100,7 +101,9 @@ static uint64_t drive_deadlines(r_runtime_client_t *rt, load_t *l) {
     return next;
 }
 
-static void poll_once(r_runtime_client_t *rt, load_t *l, int timeout_ms) {
+/* One ppoll (microsecond timeout: an open loop at R/s sleeps until its next submission
+ * instead of spinning on a zero millisecond timeout). */
+static void poll_once(r_runtime_client_t *rt, load_t *l, uint64_t timeout_us) {
     struct pollfd pfd[8];
     size_t n = r_runtime_socket_count(rt);
     n = n < 8 ? n : 8;
@@ -108,7 +111,8 @@ static void poll_once(r_runtime_client_t *rt, load_t *l, int timeout_ms) {
         pfd[i] = (struct pollfd){.fd = r_runtime_socket_at(rt, i), .events = POLLIN};
     }
     l->polls++;
-    if (poll(pfd, (nfds_t)n, timeout_ms) > 0) {
+    struct timespec ts = {.tv_sec = (time_t)(timeout_us / 1000000u), .tv_nsec = (long)(timeout_us % 1000000u) * 1000};
+    if (ppoll(pfd, (nfds_t)n, &ts, NULL) > 0) {
         for (size_t i = 0; i < n; i++) {
             if (pfd[i].revents & POLLIN) {
                 (void)r_runtime_client_on_readable(rt, pfd[i].fd);
@@ -196,15 +200,15 @@ int check_run_load(const check_cfg_t *cfg) {
             s->req = req;
             l->inflight++;
         }
-        uint64_t next = drive_deadlines(rt, l);
-        int timeout = (int)next;
+        uint64_t timeout_us = drive_deadlines(rt, l) * 1000u;
         if (submitted < cfg->load_n && cfg->rate > 0) {
+            (void)r_runtime_monotonic_time_us(&now);
             double due = (double)submitted * gap_us - (double)(now - start);
-            int ms = due <= 0 ? 0 : (int)(due / 1000.0);
-            timeout = ms < timeout ? ms : timeout;
+            uint64_t us = due <= 0 ? 0 : (uint64_t)due;
+            timeout_us = us < timeout_us ? us : timeout_us;
         }
-        if (l->inflight > 0 || timeout > 0) {
-            poll_once(rt, l, timeout);
+        if (l->inflight > 0 || timeout_us > 0) {
+            poll_once(rt, l, timeout_us);
         }
     }
     (void)r_runtime_monotonic_time_us(&now);
