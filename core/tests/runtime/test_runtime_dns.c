@@ -71,9 +71,21 @@ static void dns_start(dns_t *d, const char *const *records) {
         fprintf(stderr, "test_runtime_dns: cannot run dnsmasq (install dnsmasq-base: scripts/install-deps.sh)\n");
         _exit(127);
     }
-    usleep(100 * 1000); /* it binds at once; a failed start shows as an exited child */
-    int status = 0;
-    assert_int_equal(waitpid(d->pid, &status, WNOHANG), 0);
+    /* Ready once its port is taken: binding the same port then fails. */
+    bool bound = false;
+    for (int i = 0; i < 250 && !bound; i++) {
+        int status = 0;
+        assert_int_equal(waitpid(d->pid, &status, WNOHANG), 0); /* a failed start shows as an exited child */
+        int fd = socket(AF_INET, SOCK_DGRAM, 0);
+        struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(d->port),
+                                .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+        bound = bind(fd, (struct sockaddr *)&a, sizeof a) != 0;
+        close(fd);
+        if (!bound) {
+            usleep(20 * 1000);
+        }
+    }
+    assert_true(bound);
 }
 
 static void dns_stop(dns_t *d) {

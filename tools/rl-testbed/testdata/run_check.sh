@@ -10,12 +10,17 @@ set -u
 bin=$1
 responder=$2
 tmp=$(mktemp -d) || exit 1
+: >"$tmp/servers" # exists before the background job's redirection runs
 "$responder" --servers 3 >"$tmp/servers" &
 rpid=$!
 trap 'kill $rpid 2>/dev/null; wait $rpid 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 . "$(dirname "$0")/cli_lib.sh"
 i=0
-while [ "$(grep -c -- --server "$tmp/servers")" -lt 3 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+while [ "$(grep -c -- --server "$tmp/servers")" -lt 3 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+if [ -z "$(awk '/^key/{print $2}' "$tmp/servers")" ]; then
+    echo "FAIL the loopback responder did not start"
+    exit 1
+fi
 key=$(awk '/^key/{print $2}' "$tmp/servers")
 s1=$(sed -n 2p "$tmp/servers" | cut -d' ' -f2)
 s2=$(sed -n 3p "$tmp/servers" | cut -d' ' -f2)
@@ -104,7 +109,9 @@ user=""
     --listen-address=127.0.0.1 --pid-file= --log-facility=/dev/null --port="$dport" $user "$@" &
 dpid=$!
 trap 'kill $rpid $dpid 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
-sleep 0.3
+i=0 # ready when a discovery succeeds (exit 3 while nothing answers yet)
+while [ $i -lt 50 ] && ! "$bin" check --key "$key" --dns rl.test --dns-server "127.0.0.1:$dport" \
+    --bucket cli-dns-ready:1000:1000 >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
 expect "dns discovery: oldest selected" 0 out "server: $oldest " -- check --key "$key" --dns rl.test \
     --dns-server "127.0.0.1:$dport" --bucket cli-dns:1000:100
 expect "dns: no SRV record" 3 out "RCLIENT_ERR_DNS" -- check --key "$key" --dns absent.test \
