@@ -338,7 +338,7 @@ static void admit(fx_t *f, r_admission_request_t *adm, uint32_t rate_limit) {
 }
 
 static void wait_received(responder_t *r, uint64_t want) {
-    for (int i = 0; i < 200 && responder_received(r, 0) < want; i++) {
+    for (int i = 0; i < 2000 && responder_received(r, 0) < want; i++) {
         usleep(1000);
     }
 }
