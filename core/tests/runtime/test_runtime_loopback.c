@@ -158,6 +158,19 @@ static void fanout(bool single_send) {
 static void test_fanout_is_one_sendmmsg(void **state) { (void)state; fanout(false); }
 static void test_single_send_is_one_sendto_per_server(void **state) { (void)state; fanout(true); }
 
+static void test_silent_oldest_fails_over_to_the_next_oldest(void **state) {
+    (void)state;
+    fx_t f;
+    fx_start(&f, 3, false, R_AUTH_COOKIE, false);
+    responder_set_silent(f.resp, 0, true); /* the oldest is down */
+    rt_result_t r = fx_check(&f);
+    assert_int_equal(r.status, RCLIENT_OK);
+    assert_true(r.success);
+    /* r-client.md 9.3.3: the oldest valid candidate at the preference deadline. */
+    assert_true(r.server_id == f.eps[1].server_id);
+    fx_stop(&f);
+}
+
 static void send_garbage_to(uint16_t port) {
     int fd = socket(AF_INET, SOCK_DGRAM, 0);
     assert_true(fd >= 0);
@@ -456,6 +469,7 @@ int main(void) {
         cmocka_unit_test(test_tight_limit_denies),
         cmocka_unit_test(test_fanout_is_one_sendmmsg),
         cmocka_unit_test(test_single_send_is_one_sendto_per_server),
+        cmocka_unit_test(test_silent_oldest_fails_over_to_the_next_oldest),
         cmocka_unit_test(test_noise_is_discarded_and_the_request_survives),
         cmocka_unit_test(test_on_readable_rejects_foreign_socket),
         cmocka_unit_test(test_rebind_is_a_new_source_port_at_the_server),

@@ -5,7 +5,8 @@
 # and name the argument; against the loopback responder (the reference server
 # model on real UDP, 3 servers) a decision is allowed (exit 0) with the
 # oldest server selected, a tight limit denies (exit 1), a report is sent, a
-# silent server gives no decision (exit 3), and --load prints its summary.
+# down oldest server fails over, a silent server gives no decision (exit 3),
+# --load prints its summary and SRV discovery works through dnsmasq.
 set -u
 bin=$1
 responder=$2
@@ -89,6 +90,8 @@ expect "tight limit: first allowed" 0 out "decision: allowed" -- check --key "$k
     --bucket cli-tight:60000:1
 expect "tight limit: then denied" 1 out "bucket cli-tight: short, deficit 1" -- check --key "$key" --server "$s1" \
     --bucket cli-tight:60000:1
+expect "failover: the oldest (server_id 1) is down" 0 out "server: $oldest " -- check --key "$key" \
+    --server 1@127.0.0.1:9 --server "$s1" --bucket cli-allow:1000:100
 expect "no server answers" 3 out "decision: none: RCLIENT_ERR_TIMEOUT" -- check --key "$key" \
     --server 7@127.0.0.1:9 --bucket a:1000:1
 expect "load" 0 out "syscalls per request:" -- check --key "$key" --server "$s1" --server "$s2" --server "$s3" \
