@@ -37,7 +37,7 @@ int main(int argc, char **argv) {
         }
     }
     char key[160];
-    if (test_make_key(type, 4242, key, sizeof key) != 0) {
+    if (test_make_key_quota(type, 4242, TEST_QUOTA_2000, key, sizeof key) != 0) {
         return 1;
     }
     cfg.credential = key;

@@ -101,9 +101,9 @@ static r_runtime_client_t *runtime_for(const char *tenant, const char *dns_serve
     o.tenant_dns_name = tenant;
     o.dns_server = dns_server;
     o.dns_timeout_ms = 200;
-    o.has_request_policy = true; /* U = 100 ms: slow hosts (valgrind) answer within a round */
+    o.has_request_policy = true; /* U = TEST_UNIT_MS: slow hosts answer within a round */
     r_client_default_request_policy(&o.request_policy);
-    o.request_policy.unit_ms = 100;
+    o.request_policy.unit_ms = TEST_UNIT_MS;
     r_runtime_client_t *rt = NULL;
     assert_int_equal(r_runtime_client_create(&o, &rt), RCLIENT_OK);
     return rt;
@@ -231,7 +231,7 @@ static void test_silent_dns_server_never_fails_create(void **state) {
 
 static int setup(void **state) {
     (void)state;
-    return test_make_key(R_AUTH_AES, 777, key, sizeof key);
+    return test_make_key_quota(R_AUTH_AES, 777, TEST_QUOTA_2000, key, sizeof key);
 }
 
 int main(void) {

@@ -50,7 +50,7 @@ static int socket_cb(void *user, r_runtime_socket_t fd, bool added) {
  * Returns false when the host lacks the family (the test is skipped). */
 static bool fx_start(fx_t *f, size_t n, bool ipv6, r_auth_type_t type, bool single_send) {
     memset(f, 0, sizeof *f);
-    assert_int_equal(test_make_key(type, 4242, f->key, sizeof f->key), 0);
+    assert_int_equal(test_make_key_quota(type, 4242, TEST_QUOTA_2000, f->key, sizeof f->key), 0);
     responder_cfg_t rc = {.n_servers = n, .ipv6 = ipv6, .credential = f->key, .steer = SIM_STEER_KEEP};
     f->resp = responder_start(&rc);
     if (f->resp == NULL && ipv6) {
@@ -68,11 +68,9 @@ static bool fx_start(fx_t *f, size_t n, bool ipv6, r_auth_type_t type, bool sing
     o.server_count = n;
     o.single_send = single_send;
     o.socket_cb = socket_cb;
-    /* U = 100 ms (H = 300 ms, the test key's dedup_ttl_ms_max): slow hosts
-     * (valgrind) still answer within a round. */
-    o.has_request_policy = true;
+    o.has_request_policy = true; /* U = TEST_UNIT_MS: slow hosts still answer within a round */
     r_client_default_request_policy(&o.request_policy);
-    o.request_policy.unit_ms = 100;
+    o.request_policy.unit_ms = TEST_UNIT_MS;
     refuse_sockets = 0;
     registered = 0;
     assert_int_equal(r_runtime_client_create(&o, &f->rt), RCLIENT_OK);
@@ -125,11 +123,12 @@ static void test_tight_limit_denies(void **state) {
     fx_t f;
     fx_start(&f, 1, false, R_AUTH_COOKIE, false);
     f.res.rate_limit = 1;
-    assert_int_equal(r_client_derive_bucket_id("tight", 5, 1000, 1, f.res.bucket_id), RCLIENT_OK);
+    f.res.window_size_ms = 60000; /* no window boundary between the two requests */
+    assert_int_equal(r_client_derive_bucket_id("tight", 5, 60000, 1, f.res.bucket_id), RCLIENT_OK);
     rt_result_t a = fx_check(&f);
     assert_int_equal(a.status, RCLIENT_OK);
     assert_true(a.success);
-    rt_result_t d = fx_check(&f); /* same 1000 ms window: the one token is gone */
+    rt_result_t d = fx_check(&f); /* same window: the one token is gone */
     assert_int_equal(d.status, RCLIENT_OK);
     assert_false(d.success);
     assert_int_equal(d.deficit, 1);
@@ -246,7 +245,7 @@ static void test_rebind_is_a_new_source_port_at_the_server(void **state) {
     r_runtime_stats_t st;
     r_runtime_client_stats(f.rt, &st);
     assert_int_equal(st.rebinds, 1);
-    usleep(350 * 1000); /* past the horizon H = 300 ms */
+    usleep((TEST_HORIZON_MS + 50) * 1000); /* past the horizon H */
     (void)fx_check(&f);
     assert_int_equal(r_runtime_socket_count(f.rt), sockets); /* retired sockets closed */
     fx_stop(&f);
@@ -341,12 +340,13 @@ static void admit(fx_t *f, r_admission_request_t *adm, uint32_t rate_limit) {
     r_client_admission_config_defaults(&cfg);
     cfg.bucket_name = "run-and-report";
     cfg.rate_limit = rate_limit;
+    cfg.window_size_ms = 60000; /* one window for the whole test */
     adm_done = 0;
     memset(adm, 0, sizeof *adm);
     assert_int_equal(r_client_admission_start(r_runtime_client_handle(f->rt), &cfg, adm, on_adm, NULL), RCLIENT_OK);
     uint64_t d = 0;
     assert_int_equal(r_runtime_admission_delay_ms(adm, &d), RCLIENT_OK);
-    assert_true(d <= 300); /* within the horizon */
+    assert_true(d <= TEST_HORIZON_MS); /* within the horizon */
     assert_true(rt_run_until(f->rt, &adm_done, NULL, 2000));
 }
 
