@@ -7,6 +7,7 @@
 #include "conf_runner.h"
 #include "vec_runner.h"
 #ifdef RL_WITH_SIM
+#include "serve_cmd.h"
 #include "sim_cmd.h"
 #endif
 
@@ -28,6 +29,7 @@ static const command_t commands[] = {
     {"conformance", cmd_conformance, "the conformance gate: every vector file, HA decision case and simulator trace"},
 #ifdef RL_WITH_SIM
     {"sim", rl_cmd_sim, "run simulator traces (docs/traces.md): the client core against simulated servers"},
+    {"serve", rl_cmd_serve, "reference r-servers on real UDP sockets, for testing any client (docs/serve.md)"},
 #endif
 };
 
