@@ -409,8 +409,15 @@ int serve_conf_finish(serve_conf_t *c, char *err) {
             return fail(err, "server %zu: start %llu does not fit a server_id", i, (unsigned long long)s->start_s);
         }
         for (size_t j = 0; j < i; j++) {
-            if (s->port != 0 && c->servers[j].port == s->port) {
+            const serve_server_conf_t *o = &c->servers[j];
+            if (s->port != 0 && o->port == s->port) {
                 return fail(err, "servers %zu and %zu: both on port %u", j, i, (unsigned)s->port);
+            }
+            /* start 0 = the same "now" for both (wire_protocol.md: two live
+             * servers MUST NOT share (server_start_s, listener_id, node_id)). */
+            if (o->start_s == s->start_s && o->listener_id == s->listener_id && o->node_id == s->node_id) {
+                return fail(err, "servers %zu and %zu: the same server_id (start, listener %u, node %u)", j, i,
+                            (unsigned)s->listener_id, (unsigned)s->node_id);
             }
         }
     }
