@@ -46,6 +46,7 @@ typedef struct {
     size_t n_fd;
     uint16_t port;
     uint64_t start_s;
+    uint32_t dedup_capacity;    /* as given to the model, after the memory cap */
     uint64_t rate_requests;
     bool restart_at_done, restart_after_done;
     sim_rng_t rng;              /* the script's stream: drop, delay, inject */
@@ -409,6 +410,7 @@ static int make_instances(serve_t *s, char *err) {
         p.node_id = in->conf.node_id;
         uint64_t cap = in->conf.dedup_capacity != 0 ? in->conf.dedup_capacity : 65536u;
         p.dedup_capacity = (uint32_t)(cap < dedup_max ? cap : (dedup_max > 0 ? dedup_max : 1));
+        in->dedup_capacity = p.dedup_capacity;
         p.dedup_ttl_cap_ms = in->conf.dedup_ttl_cap_ms;
         p.freshness_ms = in->conf.freshness_ms;
         p.steer_mode = in->conf.steer;
@@ -606,8 +608,8 @@ int serve_run(const serve_conf_t *c, FILE *out, char *err) {
     stop_signal = 0;
     hup_pending = 0;
     for (size_t i = 0; i < s.n_inst; i++) {
-        fprintf(out, "server %zu: server_id %" PRIu64 " port %u listen", i, sim_server_id(s.inst[i].model),
-                (unsigned)s.inst[i].port);
+        fprintf(out, "server %zu: server_id %" PRIu64 " port %u dedup_capacity %" PRIu32 " listen", i,
+                sim_server_id(s.inst[i].model), (unsigned)s.inst[i].port, s.inst[i].dedup_capacity);
         for (size_t a = 0; a < s.n_listen; a++) {
             fprintf(out, " %s", s.listen[a]);
         }

@@ -108,5 +108,25 @@ out=$("$host" "$key" "$hup@[::1]:$port")
 check "SIGHUP: allowed by the new server_id" [ "$out" = "allowed by server $hup" ]
 stop_serve restart
 
+# Timed restart, a skewed clock, and the work bounds.
+start_serve timed --tenant "$key" --log "$tmp/timed.log" --server port=0,restart_at=0.3 --server port=0,skew=-10000
+check "restart_at=0.3: restarted on time" wait_line timed "server 0: restarted (restart_at), server_id"
+out=$("$host" "$key" "$(server_id timed 1)@127.0.0.1:$(server_port timed 1)")
+check "skew=-10000: the request is stale for this server" [ "$out" = "failed: RCLIENT_ERR_TIMEOUT" ]
+check "skew=-10000: logged as drop_stale with the time_stamp named" [ "$(count_log "$tmp/timed.log" "e.get('verdict')=='drop_stale' and e['reason'].startswith('tenant TLV: time_stamp ') and 'freshness_ms' in e['reason']")" -ge 1 ]
+stop_serve timed
+
+start_serve capped --tenant "$key" --log - --rate-cap 2 --memory-cap 4 --max-pending 1 \
+    --server port=0 --server port=0,delay=fixed:300
+check "--memory-cap 4: dedup capacity lowered to 3 MiB / 2 servers / 1400 bytes" [ "$(dedup_capacity capped 0)" = 1123 ]
+out=$("$host" --count 3 "$key" "$(server_id capped 0)@127.0.0.1:$(server_port capped 0)" | head -1)
+check "--rate-cap 2: the first request answered" [ "$out" = "allowed by server $(server_id capped 0)" ]
+sleep 1.1 # refill the bucket
+"$host" "$key" "$(server_id capped 1)@127.0.0.1:$(server_port capped 1)" >/dev/null
+stop_serve capped
+check "--rate-cap 2: later datagrams rate_capped" grep -q '^total: .* rate_capped [1-9]' "$tmp/capped.out"
+check "--max-pending 1: a second delayed reply finds the queue full" grep -q '^total: .* queue_full [1-9]' "$tmp/capped.out"
+check "--log -: JSON lines on stdout" grep -q '^{"ts_ms":[0-9]*,"dir":"in",.*"verdict":"rate_capped"' "$tmp/capped.out"
+
 echo "serve loopback: $((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]

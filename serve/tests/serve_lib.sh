@@ -38,6 +38,7 @@ start_serve() {
 }
 
 server_port() { sed -n "s/^server $2: server_id [0-9]* port \([0-9]*\) .*/\1/p" "$tmp/$1.out"; }
+dedup_capacity() { sed -n "s/^server $2: .* dedup_capacity \([0-9]*\) .*/\1/p" "$tmp/$1.out"; }
 server_id() { sed -n "s/^server $2: server_id \([0-9]*\) port .*/\1/p" "$tmp/$1.out"; }
 
 # wait_line NAME TEXT: wait (5 s) until $tmp/NAME.out has a line containing TEXT.
