@@ -15,6 +15,7 @@
 
 #include "r_client.h"
 
+__attribute__((format(printf, 2, 3))) static int fail(char *err, const char *fmt, ...);
 static int fail(char *err, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);

@@ -35,6 +35,7 @@ static bool scalar_text(const json_t *v, char *buf, size_t cap) {
 }
 
 /* err := the formatted text, truncated to SERVE_ERR_LEN. */
+__attribute__((format(printf, 2, 3))) static void put_err(char *err, const char *fmt, ...);
 static void put_err(char *err, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);

@@ -84,6 +84,7 @@ static uint64_t clock_ms(clockid_t id) {
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
+__attribute__((format(printf, 2, 3))) static int fail(char *err, const char *fmt, ...);
 static int fail(char *err, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
