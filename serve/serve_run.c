@@ -3,10 +3,13 @@
  *
  * Per received datagram: rate cap -> scripted drop -> the model (at wall
  * clock + skew) -> log -> injected invalid datagram -> scripted reply loss ->
- * reply now or after the drawn delay -> restart_after. Work is bounded: at
- * most BATCH datagrams per socket per wakeup, --rate-cap datagrams per second
- * handled, a reply queue of fixed size and dedup caches sized from
- * --memory-cap; nothing a datagram carries can make the loop allocate. */
+ * reply now or after the drawn delay -> restart_after. Syscalls are batched:
+ * one recvmmsg reads up to BATCH datagrams of a socket, and the replies they
+ * produce leave in one sendmmsg (in order, an injected datagram before its
+ * reply). Work is bounded: at most BATCH datagrams per socket per wakeup,
+ * --rate-cap datagrams per second handled, a reply queue of fixed size and
+ * dedup caches sized from --memory-cap; nothing a datagram carries can make
+ * the loop allocate. */
 #define _GNU_SOURCE
 #include "serve.h"
 
@@ -53,8 +56,26 @@ typedef struct {
     counts_t n;
 } instance_t;
 
+/* Receive and send batches, allocated once (too big for the stack). */
+typedef struct {
+    struct mmsghdr msg[BATCH];
+    struct iovec iov[BATCH];
+    struct sockaddr_storage peer[BATCH];
+    uint8_t buf[BATCH][RECV_BUF];
+} rx_t;
+
+typedef struct {
+    size_t n, instance, socket;
+    struct mmsghdr msg[2 * BATCH];
+    struct iovec iov[2 * BATCH];
+    struct sockaddr_storage peer[2 * BATCH];
+    uint8_t buf[2 * BATCH][SERVE_DATAGRAM_MAX];
+} tx_t;
+
 typedef struct {
     const serve_conf_t *c;
+    rx_t *rx;
+    tx_t *tx;
     char *const *listen;
     size_t n_listen;
     instance_t *inst;
@@ -233,14 +254,46 @@ static void restart(serve_t *s, size_t i, const char *cause) {
 
 /* ---- replies ------------------------------------------------------------------- */
 
+/* Send the batched datagrams of s->tx with sendmmsg; a message the kernel
+ * refuses counts as a send error and the rest still go. */
+static void flush_tx(serve_t *s) {
+    tx_t *tx = s->tx;
+    if (tx->n == 0) {
+        return;
+    }
+    instance_t *in = &s->inst[tx->instance];
+    for (size_t done = 0; done < tx->n;) {
+        int k = sendmmsg(in->fd[tx->socket], tx->msg + done, (unsigned)(tx->n - done), 0);
+        if (k > 0) {
+            in->n.sent += (uint64_t)k;
+            done += (size_t)k;
+        } else {
+            in->n.send_errors++;
+            done++;
+        }
+    }
+    tx->n = 0;
+}
+
+/* Queue one datagram for the socket (instance i, socket sock) in s->tx,
+ * flushing first when the batch is full or belongs to another socket. */
 static void send_now(serve_t *s, size_t i, size_t sock, const struct sockaddr_storage *peer, socklen_t peer_len,
                      const uint8_t *bytes, size_t len, serve_log_out_t *e) {
-    instance_t *in = &s->inst[i];
-    if (sendto(in->fd[sock], bytes, len, 0, (const struct sockaddr *)peer, peer_len) == (ssize_t)len) {
-        in->n.sent++;
-    } else {
-        in->n.send_errors++;
+    tx_t *tx = s->tx;
+    if (tx->n == 2 * BATCH || (tx->n > 0 && (tx->instance != i || tx->socket != sock))) {
+        flush_tx(s);
     }
+    tx->instance = i;
+    tx->socket = sock;
+    size_t k = tx->n++;
+    memcpy(tx->buf[k], bytes, len);
+    memcpy(&tx->peer[k], peer, peer_len);
+    tx->iov[k] = (struct iovec){tx->buf[k], len};
+    memset(&tx->msg[k], 0, sizeof tx->msg[k]);
+    tx->msg[k].msg_hdr.msg_name = &tx->peer[k];
+    tx->msg[k].msg_hdr.msg_namelen = peer_len;
+    tx->msg[k].msg_hdr.msg_iov = &tx->iov[k];
+    tx->msg[k].msg_hdr.msg_iovlen = 1;
     if (s->log.f != NULL) {
         char text[64];
         peer_text(peer, text, sizeof text);
@@ -327,6 +380,7 @@ static void flush_due(serve_t *s, uint64_t now_mono) {
         serve_queue_pop(&s->queue);
         send_now(s, inst, sock, &peer, plen, bytes, len, &e);
     }
+    flush_tx(s);
 }
 
 /* ---- one datagram ------------------------------------------------------------- */
@@ -376,20 +430,27 @@ static void on_datagram(serve_t *s, size_t i, size_t sock, const uint8_t *d, siz
     }
 }
 
+/* Up to BATCH datagrams of one socket in one recvmmsg, their replies in one
+ * sendmmsg. */
 static void drain(serve_t *s, size_t i, size_t sock) {
-    uint8_t buf[RECV_BUF];
-    for (int k = 0; k < BATCH; k++) {
-        struct sockaddr_storage peer;
-        socklen_t plen = sizeof peer;
-        ssize_t n = recvfrom(s->inst[i].fd[sock], buf, sizeof buf, MSG_TRUNC, (struct sockaddr *)&peer, &plen);
-        if (n < 0) {
-            return; /* EAGAIN, or an ICMP error reported on the socket: nothing more now */
-        }
-        /* MSG_TRUNC returns the real size; the model sees at most the buffer and
-         * rejects anything over 1200 bytes by its length. */
-        size_t len = (size_t)n < sizeof buf ? (size_t)n : sizeof buf;
-        on_datagram(s, i, sock, buf, len, &peer, plen);
+    rx_t *rx = s->rx;
+    for (size_t k = 0; k < BATCH; k++) {
+        rx->iov[k] = (struct iovec){rx->buf[k], RECV_BUF};
+        memset(&rx->msg[k], 0, sizeof rx->msg[k]);
+        rx->msg[k].msg_hdr.msg_name = &rx->peer[k];
+        rx->msg[k].msg_hdr.msg_namelen = sizeof rx->peer[k];
+        rx->msg[k].msg_hdr.msg_iov = &rx->iov[k];
+        rx->msg[k].msg_hdr.msg_iovlen = 1;
     }
+    int n = recvmmsg(s->inst[i].fd[sock], rx->msg, BATCH, MSG_DONTWAIT, NULL);
+    /* n < 0: EAGAIN, or an ICMP error reported on the socket: nothing more now. */
+    for (int k = 0; k < n; k++) {
+        /* msg_len is at most the buffer: a datagram over 2048 bytes is seen
+         * as 2048 (MSG_TRUNC in msg_flags), and anything over 1200 bytes is
+         * rejected by its length. */
+        on_datagram(s, i, sock, rx->buf[k], rx->msg[k].msg_len, &rx->peer[k], rx->msg[k].msg_hdr.msg_namelen);
+    }
+    flush_tx(s);
 }
 
 /* ---- setup, loop, summary ----------------------------------------------------- */
@@ -561,6 +622,8 @@ static void teardown(serve_t *s) {
         sim_server_free(s->inst[i].model);
     }
     free(s->inst);
+    free(s->rx);
+    free(s->tx);
     serve_queue_free(&s->queue);
     serve_log_close(&s->log);
 }
@@ -577,8 +640,10 @@ int serve_run(const serve_conf_t *c, FILE *out, char *err) {
     uint64_t pending_max = ((uint64_t)c->memory_cap_mb << 20) / 4u / sizeof(serve_pending_t);
     size_t pending = c->max_pending < pending_max ? c->max_pending : (size_t)pending_max;
     s.inst = calloc(c->n_servers, sizeof *s.inst);
+    s.rx = calloc(1, sizeof *s.rx);
+    s.tx = calloc(1, sizeof *s.tx);
     int rc = 0;
-    if (s.inst == NULL || serve_queue_init(&s.queue, pending > 0 ? pending : 1) != 0) {
+    if (s.inst == NULL || s.rx == NULL || s.tx == NULL || serve_queue_init(&s.queue, pending > 0 ? pending : 1) != 0) {
         rc = fail(err, "out of memory");
     } else if (c->log_path != NULL && serve_log_open(&s.log, c->log_path) != 0) {
         rc = fail(err, "--log %s: %s", c->log_path, strerror(errno));
