@@ -158,7 +158,7 @@ void serve_server_defaults(serve_server_conf_t *s) {
 }
 
 typedef enum { K_PORT, K_ID, K_START, K_LISTENER, K_NODE, K_DROP, K_DROP_REPLY, K_INJECT, K_DELAY, K_DENY,
-               K_RESTART_AT, K_RESTART_AFTER, K_STEER, K_FRESHNESS, K_SKEW, K_DEDUP_CAP, K_DEDUP_TTL_CAP } key_t_;
+               K_RESTART_AT, K_RESTART_AFTER, K_DOWN_AT, K_DOWN_AFTER, K_STEER, K_FRESHNESS, K_SKEW, K_DEDUP_CAP, K_DEDUP_TTL_CAP } key_t_;
 
 static const struct {
     const char *name;
@@ -177,6 +177,8 @@ static const struct {
     {"deny", K_DENY, "0/1 or true/false"},
     {"restart_at", K_RESTART_AT, "seconds after start, > 0"},
     {"restart_after", K_RESTART_AFTER, "a count of rate requests, >= 1"},
+    {"down_at", K_DOWN_AT, "seconds after start, > 0"},
+    {"down_after", K_DOWN_AFTER, "a count of rate requests, >= 1"},
     {"steer", K_STEER, "keep, change or random:P"},
     {"freshness", K_FRESHNESS, "ms, 0 = off"},
     {"skew", K_SKEW, "signed ms"},
@@ -207,6 +209,8 @@ static bool set_key(serve_server_conf_t *s, key_t_ key, const char *v) {
     case K_DENY: return parse_bool(v, &b) && (s->deny = b, true);
     case K_RESTART_AT: return parse_real(v, 0.001, 1e9, &s->restart_at_s);
     case K_RESTART_AFTER: return parse_u64(v, UINT64_MAX, &u) && u >= 1 && (s->restart_after = u, true);
+    case K_DOWN_AT: return parse_real(v, 0.001, 1e9, &s->down_at_s);
+    case K_DOWN_AFTER: return parse_u64(v, UINT64_MAX, &u) && u >= 1 && (s->down_after = u, true);
     case K_STEER: return parse_steer(v, &s->steer, &s->steer_p);
     case K_FRESHNESS: return parse_u32(v, UINT32_MAX, &s->freshness_ms);
     case K_SKEW: return parse_i64(v, &s->skew_ms) && s->skew_ms > -86400000 && s->skew_ms < 86400000;

@@ -47,6 +47,8 @@ typedef struct {
     bool deny;                   /* forced deny (sim_server_set_forced_deny) */
     double restart_at_s;         /* restart once this long after start; 0 = never */
     uint64_t restart_after;      /* restart once after this many rate requests; 0 = never */
+    double down_at_s;            /* from this long after start, answer nothing (a crash); 0 = never */
+    uint64_t down_after;         /* the same after this many rate requests; 0 = never */
     sim_steer_mode_t steer;
     double steer_p;
     uint32_t freshness_ms;       /* default 5000; 0 = no time_stamp check */

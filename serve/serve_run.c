@@ -38,7 +38,7 @@
 #define DEDUP_ENTRY_BYTES 1400u /* slot, cached reply up to 1200 bytes, index (sim_server.c "Dedup cache") */
 
 typedef struct {
-    uint64_t received, script_dropped, rate_capped, sent, injected, replies_lost, queue_full, send_errors, restarts;
+    uint64_t received, script_dropped, rate_capped, down, sent, injected, replies_lost, queue_full, send_errors, restarts;
     uint64_t verdicts[SIM_SRV_VERDICTS];
 } counts_t;
 
@@ -52,6 +52,7 @@ typedef struct {
     uint32_t dedup_capacity;    /* as given to the model, after the memory cap */
     uint64_t rate_requests;
     bool restart_at_done, restart_after_done;
+    bool down;                  /* down_at / down_after reached: every datagram is ignored */
     sim_rng_t rng;              /* the script's stream: drop, delay, inject */
     counts_t n;
 } instance_t;
@@ -252,6 +253,14 @@ static void restart(serve_t *s, size_t i, const char *cause) {
     }
 }
 
+/* A crash without a restart: the server stops answering; its sockets stay
+ * bound, so clients see silence (as from a dead host), not ICMP errors. */
+static void go_down(serve_t *s, size_t i, const char *cause) {
+    s->inst[i].down = true;
+    fprintf(s->out, "server %zu: down (%s), server_id %" PRIu64 "\n", i, cause, sim_server_id(s->inst[i].model));
+    fflush(s->out);
+}
+
 /* ---- replies ------------------------------------------------------------------- */
 
 /* Send the batched datagrams of s->tx with sendmmsg; a message the kernel
@@ -401,6 +410,11 @@ static void on_datagram(serve_t *s, size_t i, size_t sock, const uint8_t *d, siz
                         const struct sockaddr_storage *peer, socklen_t peer_len) {
     instance_t *in = &s->inst[i];
     in->n.received++;
+    if (in->down) {
+        in->n.down++;
+        log_in(s, i, peer, d, len, "down", -1, NULL);
+        return;
+    }
     if (!serve_ratecap_take(&s->cap, clock_ms(CLOCK_MONOTONIC))) {
         in->n.rate_capped++;
         log_in(s, i, peer, d, len, "rate_capped", -1, NULL);
@@ -426,6 +440,9 @@ static void on_datagram(serve_t *s, size_t i, size_t sock, const uint8_t *d, siz
         if (in->conf.restart_after != 0 && !in->restart_after_done && in->rate_requests >= in->conf.restart_after) {
             in->restart_after_done = true;
             restart(s, i, "restart_after");
+        }
+        if (in->conf.down_after != 0 && !in->down && in->rate_requests >= in->conf.down_after) {
+            go_down(s, i, "down_after");
         }
     }
 }
@@ -517,9 +534,9 @@ static void print_counts(FILE *f, const counts_t *n) {
         fprintf(f, ", %s %" PRIu64, sim_server_verdict_name((sim_server_verdict_t)v), n->verdicts[v]);
     }
     fprintf(f,
-            ", script_drop %" PRIu64 ", rate_capped %" PRIu64 "; sent %" PRIu64 ", injected %" PRIu64
+            ", script_drop %" PRIu64 ", rate_capped %" PRIu64 ", down %" PRIu64 "; sent %" PRIu64 ", injected %" PRIu64
             ", replies_lost %" PRIu64 ", queue_full %" PRIu64 ", send_errors %" PRIu64 ", restarts %" PRIu64 "\n",
-            n->script_dropped, n->rate_capped, n->sent, n->injected, n->replies_lost, n->queue_full, n->send_errors,
+            n->script_dropped, n->rate_capped, n->down, n->sent, n->injected, n->replies_lost, n->queue_full, n->send_errors,
             n->restarts);
 }
 
@@ -555,6 +572,9 @@ static int64_t next_timeout(serve_t *s, uint64_t now) {
         if (s->inst[i].conf.restart_at_s > 0 && !s->inst[i].restart_at_done) {
             NEAR(s->t0_mono + (uint64_t)(s->inst[i].conf.restart_at_s * 1000.0));
         }
+        if (s->inst[i].conf.down_at_s > 0 && !s->inst[i].down) {
+            NEAR(s->t0_mono + (uint64_t)(s->inst[i].conf.down_at_s * 1000.0));
+        }
     }
     if (s->c->duration_s > 0) {
         NEAR(s->t0_mono + (uint64_t)(s->c->duration_s * 1000.0));
@@ -571,6 +591,9 @@ static void timers(serve_t *s, uint64_t now) {
             now >= s->t0_mono + (uint64_t)(in->conf.restart_at_s * 1000.0)) {
             in->restart_at_done = true;
             restart(s, i, "restart_at");
+        }
+        if (in->conf.down_at_s > 0 && !in->down && now >= s->t0_mono + (uint64_t)(in->conf.down_at_s * 1000.0)) {
+            go_down(s, i, "down_at");
         }
     }
     if (hup_pending) {

@@ -108,6 +108,25 @@ out=$("$host" "$key" "$hup@[::1]:$port")
 check "SIGHUP: allowed by the new server_id" [ "$out" = "allowed by server $hup" ]
 stop_serve restart
 
+# Failover: the oldest server goes down after one request; the next request
+# is answered by another server (r-client.md 9.3: the oldest is preferred).
+start_serve failover --tenant "$key" --log "$tmp/failover.log" \
+    --server port=0,start=1767225600,down_after=1 --server port=0 --server port=0,down_at=0.2
+for i in 0 1 2; do
+    eval "p$i=\$(server_port failover $i) s$i=\$(server_id failover $i)"
+done
+"$host" --count 2 "$key" "$s0@127.0.0.1:$p0" "$s1@127.0.0.1:$p1" "$s2@[::1]:$p2" >"$tmp/failover.host"
+check "failover: the oldest server answers first" [ "$(sed -n 1p "$tmp/failover.host")" = "allowed by server $s0" ]
+check "failover: down after one request" wait_line failover "server 0: down (down_after), server_id $s0"
+second=$(sed -n 2p "$tmp/failover.host")
+check "failover: the next request is allowed by another server" [ "$second" = "allowed by server $s1" -o "$second" = "allowed by server $s2" ]
+check "down_at=0.2: down on time" wait_line failover "server 2: down (down_at), server_id $s2"
+out=$("$host" "$key" "$s0@127.0.0.1:$p0" "$s1@127.0.0.1:$p1" "$s2@[::1]:$p2")
+check "failover: with two servers down the third answers" [ "$out" = "allowed by server $s1" ]
+check "failover: ignored datagrams logged as down" [ "$(count_log "$tmp/failover.log" "e.get('verdict')=='down' and e['server']==0")" -ge 1 ]
+stop_serve failover
+check "failover: down counted in the summary" grep -q '^server 0 .* down [1-9]' "$tmp/failover.out"
+
 # Timed restart, a skewed clock, and the work bounds.
 start_serve timed --tenant "$key" --log "$tmp/timed.log" --server port=0,restart_at=0.3 --server port=0,skew=-10000
 check "restart_at=0.3: restarted on time" wait_line timed "server 0: restarted (restart_at), server_id"

@@ -22,7 +22,7 @@ static void test_spec_accepts_every_key(void **state) {
     assert_int_equal(serve_conf_add_server_spec(&c,
                                                 "port=4000,start=1767225600,listener=7,node=12345,drop=0.25,"
                                                 "drop_reply=0.5,inject=1,delay=exp:10:50,deny=true,restart_at=1.5,"
-                                                "restart_after=3,steer=random:0.2,freshness=0,skew=-250,"
+                                                "restart_after=3,down_at=2,down_after=9,steer=random:0.2,freshness=0,skew=-250,"
                                                 "dedup_capacity=100,dedup_ttl_cap=500",
                                                 err),
                      0);
@@ -39,6 +39,8 @@ static void test_spec_accepts_every_key(void **state) {
     assert_true(s->deny);
     assert_true(s->restart_at_s == 1.5);
     assert_int_equal(s->restart_after, 3);
+    assert_true(s->down_at_s == 2.0);
+    assert_int_equal(s->down_after, 9);
     assert_int_equal(s->steer, SIM_STEER_RANDOM);
     assert_true(s->steer_p == 0.2);
     assert_int_equal(s->freshness_ms, 0);
@@ -89,6 +91,7 @@ static void test_spec_rejects_out_of_range(void **state) {
                "delay: bad value 'exp:0' (want MS, fixed:MS, uniform:MIN:MAX or exp:MEAN[:MAX] (ms <= 600000))");
     expect_bad("deny", "maybe", "deny: bad value 'maybe' (want 0/1 or true/false)");
     expect_bad("restart_at", "0", "restart_at: bad value '0' (want seconds after start, > 0)");
+    expect_bad("down_after", "0", "down_after: bad value '0' (want a count of rate requests, >= 1)");
     expect_bad("steer", "random:2", "steer: bad value 'random:2' (want keep, change or random:P)");
     expect_bad("skew", "86400000", "skew: bad value '86400000' (want signed ms)");
     expect_bad("dedup_capacity", "0", "dedup_capacity: bad value '0' (want entries, 1..16777216)");

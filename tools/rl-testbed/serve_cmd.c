@@ -24,6 +24,7 @@ static void usage(FILE *f) {
           "  --server SPEC     one server: key=value,... with keys port, id, start, listener,\n"
           "                    node, drop, drop_reply, inject, delay (MS|fixed:MS|uniform:A:B|\n"
           "                    exp:MEAN[:MAX]), deny, restart_at (s), restart_after (requests),\n"
+          "                    down_at (s), down_after (requests),\n"
           "                    steer (keep|change|random:P), freshness (ms), skew (ms),\n"
           "                    dedup_capacity, dedup_ttl_cap (ms). Default: one server, port 0\n"
           "  --config FILE     JSON config (same keys; see tools/rl-testbed/README.md)\n"
