@@ -31,6 +31,7 @@
 #include "r_client.h"
 #include "serve_fault.h"
 #include "serve_log.h"
+#include "serve_net.h"
 #include "serve_zone.h"
 
 #define BATCH 64
@@ -117,47 +118,6 @@ static int fail(char *err, const char *fmt, ...) {
 
 /* ---- sockets ------------------------------------------------------------------ */
 
-static socklen_t make_addr(const char *text, uint16_t port, struct sockaddr_storage *ss) {
-    memset(ss, 0, sizeof *ss);
-    struct sockaddr_in *v4 = (struct sockaddr_in *)ss;
-    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)ss;
-    if (inet_pton(AF_INET, text, &v4->sin_addr) == 1) {
-        v4->sin_family = AF_INET;
-        v4->sin_port = htons(port);
-        return sizeof *v4;
-    }
-    if (inet_pton(AF_INET6, text, &v6->sin6_addr) == 1) {
-        v6->sin6_family = AF_INET6;
-        v6->sin6_port = htons(port);
-        return sizeof *v6;
-    }
-    return 0;
-}
-
-/* Bind a nonblocking UDP socket to text:port; *port receives the bound port. */
-static int open_socket(const char *text, uint16_t *port) {
-    struct sockaddr_storage ss;
-    socklen_t len = make_addr(text, *port, &ss);
-    int fd = len == 0 ? -1 : socket(ss.ss_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        return -1;
-    }
-    int one = 1, rcvbuf = 1 << 20;
-    if (ss.ss_family == AF_INET6) {
-        (void)setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
-    }
-    (void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
-    if (bind(fd, (struct sockaddr *)&ss, len) != 0 || getsockname(fd, (struct sockaddr *)&ss, &len) != 0) {
-        int e = errno;
-        close(fd);
-        errno = e;
-        return -1;
-    }
-    *port = ntohs(ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
-                                          : ((struct sockaddr_in6 *)&ss)->sin6_port);
-    return fd;
-}
-
 static void close_sockets(instance_t *in) {
     for (size_t i = 0; i < in->n_fd; i++) {
         close(in->fd[i]);
@@ -172,7 +132,7 @@ static int bind_instance(serve_t *s, instance_t *in, char *err) {
         uint16_t port = in->conf.port;
         int e = 0;
         for (size_t a = 0; a < s->n_listen; a++) {
-            int fd = open_socket(s->listen[a], &port);
+            int fd = serve_net_open(s->listen[a], &port);
             if (fd < 0) {
                 e = errno;
                 break;
@@ -190,19 +150,6 @@ static int bind_instance(serve_t *s, instance_t *in, char *err) {
         }
     }
     return fail(err, "no ephemeral port free on every listen address");
-}
-
-static void peer_text(const struct sockaddr_storage *ss, char *buf, size_t cap) {
-    char host[INET6_ADDRSTRLEN] = "?";
-    if (ss->ss_family == AF_INET6) {
-        const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)ss;
-        inet_ntop(AF_INET6, &v6->sin6_addr, host, sizeof host);
-        snprintf(buf, cap, "[%s]:%u", host, (unsigned)ntohs(v6->sin6_port));
-    } else {
-        const struct sockaddr_in *v4 = (const struct sockaddr_in *)ss;
-        inet_ntop(AF_INET, &v4->sin_addr, host, sizeof host);
-        snprintf(buf, cap, "%s:%u", host, (unsigned)ntohs(v4->sin_port));
-    }
 }
 
 /* ---- zone files and restarts -------------------------------------------------- */
@@ -305,7 +252,7 @@ static void send_now(serve_t *s, size_t i, size_t sock, const struct sockaddr_st
     tx->msg[k].msg_hdr.msg_iovlen = 1;
     if (s->log.f != NULL) {
         char text[64];
-        peer_text(peer, text, sizeof text);
+        serve_net_peer_text(peer, text, sizeof text);
         e->peer = text;
         e->wall_ms = clock_ms(CLOCK_REALTIME);
         e->dgram = bytes;
@@ -337,7 +284,7 @@ static void reply(serve_t *s, size_t i, size_t sock, const struct sockaddr_stora
         in->n.replies_lost++;
         if (s->log.f != NULL) {
             char text[64];
-            peer_text(peer, text, sizeof text);
+            serve_net_peer_text(peer, text, sizeof text);
             e.peer = text;
             e.wall_ms = clock_ms(CLOCK_REALTIME);
             e.dgram = bytes;
@@ -400,7 +347,7 @@ static void log_in(serve_t *s, size_t i, const struct sockaddr_storage *peer, co
         return;
     }
     char text[64];
-    peer_text(peer, text, sizeof text);
+    serve_net_peer_text(peer, text, sizeof text);
     serve_log_in_t e = {clock_ms(CLOCK_REALTIME), (unsigned)i, sim_server_id(s->inst[i].model), text, d, len,
                         verdict, v, r};
     serve_log_in(&s->log, &e);

@@ -16,6 +16,7 @@ check() { # check NAME COMMAND...: COMMAND must succeed
     else
         failures=$((failures + 1))
         echo "FAIL $name"
+        echo "    | $*"
     fi
 }
 
