@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every cmocka unit-test executable (core and simulator) under valgrind
+# Runs every cmocka unit-test executable (core, simulator, serve) under valgrind
 # memcheck; any error or definite/indirect leak fails the run.
 # usage: scripts/valgrind.sh [BUILD_DIR]   (default build/default, already built)
 set -euo pipefail
@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 build="${1:-build/default}"
 passed=0
 failed=0
-for t in "$build"/core/tests/test_* "$build"/core/tests/runtime/test_* "$build"/sim/sim_test_*; do
+for t in "$build"/core/tests/test_* "$build"/core/tests/runtime/test_* "$build"/sim/sim_test_* \
+    "$build"/serve/tests/serve_test_*; do
     [ -x "$t" ] && [ -f "$t" ] || continue
     log="$(mktemp)"
     if valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite,indirect \

@@ -117,6 +117,8 @@
  * Cost: one handle copies the datagram once, does O(blocks) table probes and
  * at most two AES operations; the tables allocate only when they grow
  * (sim/bench/bench_sim_server counts allocations per datagram: 0). */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -311,6 +313,12 @@ void sim_server_set_steering(sim_server_t *s, sim_steer_mode_t mode, double chan
     }
 }
 
+void sim_server_set_forced_deny(sim_server_t *s, bool on) {
+    if (s != NULL) {
+        s->forced_deny = on;
+    }
+}
+
 const sim_server_stats_t *sim_server_stats(const sim_server_t *s) {
     return s == NULL ? NULL : &s->stats;
 }
@@ -320,4 +328,44 @@ const char *sim_server_verdict_name(sim_server_verdict_t v) {
         "answered", "replayed", "report", "drop_malformed", "drop_auth",
         "drop_tenant", "drop_stale", "drop_dedup_ttl", "drop_quota", "drop_mismatch"};
     return (unsigned)v < SIM_SRV_VERDICTS ? names[v] : "unknown";
+}
+
+size_t sim_server_reason_text(const sim_server_reason_t *r, char *buf, size_t cap) {
+    if (buf == NULL || cap == 0) {
+        return 0;
+    }
+    buf[0] = '\0';
+    if (r == NULL || r->where == NULL) {
+        return 0;
+    }
+    size_t n = 0;
+#define PUT(...)                                                                                   \
+    do {                                                                                           \
+        int k = snprintf(buf + n, cap - n, __VA_ARGS__);                                          \
+        n = k < 0 ? n : (n + (size_t)k < cap ? n + (size_t)k : cap - 1);                          \
+    } while (0)
+    PUT("%s", r->where);
+    if (r->block != 0) {
+        PUT("[%u]", r->block - 1u);
+    }
+    PUT(":");
+    if (r->field != NULL) {
+        if (r->hex) {
+            PUT(" %s 0x%04" PRIx64, r->field, r->got);
+        } else {
+            PUT(" %s %" PRIu64, r->field, r->got);
+        }
+        if (r->rel != NULL) {
+            if (r->hex) {
+                PUT(", %s 0x%04" PRIx64, r->rel, r->want);
+            } else {
+                PUT(", %s %" PRIu64, r->rel, r->want);
+            }
+        }
+    }
+    if (r->note != NULL) {
+        PUT(r->field != NULL ? " (%s)" : " %s", r->note);
+    }
+#undef PUT
+    return n;
 }

@@ -74,8 +74,15 @@ static const srv_dd_slot_t *dedup_check(sim_server_t *s, const srv_dd_key_t *key
 
 static sim_server_verdict_t rate_request(sim_server_t *s, srv_tenant_t *t, const srv_frame_t *f, srv_pdu_t *pdu,
                                          uint64_t now_ms, reply_t *reply) {
-    if (pdu->dedup_ttl_ms == 0 || pdu->dedup_ttl_ms > t->quotas.dedup_ttl_ms_max) {
-        return SIM_SRV_DROP_DEDUP_TTL; /* r-client-ha-design.md 11 item 1 */
+    /* r-client-ha-design.md 11 item 1 */
+    if (pdu->dedup_ttl_ms == 0) {
+        return SRV_DROP(s, SIM_SRV_DROP_DEDUP_TTL, .where = "rate request", .field = "dedup_ttl_ms", .got = 0,
+                        .rel = "min", .want = 1);
+    }
+    if (pdu->dedup_ttl_ms > t->quotas.dedup_ttl_ms_max) {
+        return SRV_DROP(s, SIM_SRV_DROP_DEDUP_TTL, .where = "rate request", .field = "dedup_ttl_ms",
+                        .got = pdu->dedup_ttl_ms, .rel = "max", .want = t->quotas.dedup_ttl_ms_max,
+                        .note = "the key's dedup_ttl_ms_max");
     }
     uint32_t ttl = pdu->dedup_ttl_ms < s->params.dedup_ttl_cap_ms ? pdu->dedup_ttl_ms : s->params.dedup_ttl_cap_ms;
     srv_dd_key_t key = {f->key_id, f->unique_id, SRV_PDU_RT, f->tenant_mgmt_flag};
@@ -104,25 +111,37 @@ static sim_server_verdict_t rate_request(sim_server_t *s, srv_tenant_t *t, const
 static sim_server_verdict_t handle(sim_server_t *s, uint64_t now_ms, const uint8_t *in, size_t len,
                                    sim_server_result_t *result, reply_t *reply) {
     srv_frame_t f;
-    if (srv_decode_frame(in, len, &f) != SRV_OK) {
+    if (srv_decode_frame(in, len, &f, &result->why) != SRV_OK) {
         return SIM_SRV_DROP_MALFORMED;
     }
     result->key_id = f.key_id;
     memcpy(result->unique_id, f.unique_id, sizeof result->unique_id);
-    srv_tenant_t *t = f.tenant_mgmt_flag == 0 ? srv_tenant_find(s, f.key_id) : NULL;
-    if (t == NULL) {
-        return SIM_SRV_DROP_TENANT;
+    if (f.tenant_mgmt_flag != 0) {
+        return SRV_DROP(s, SIM_SRV_DROP_TENANT, .where = "tenant TLV", .field = "tenant_mgmt_flag", .got = 1,
+                        .note = "administrative traffic: this server has no admin key");
     }
-    if (f.auth_type != t->auth_tlv || srv_auth_open(t, in, len, &f, s->scratch) != SRV_OK) {
-        return SIM_SRV_DROP_AUTH;
+    srv_tenant_t *t = srv_tenant_find(s, f.key_id);
+    if (t == NULL) {
+        return SRV_DROP(s, SIM_SRV_DROP_TENANT, .where = "tenant TLV", .field = "key_id", .got = f.key_id,
+                        .note = "no tenant with this key_id");
+    }
+    if (f.auth_type != t->auth_tlv) {
+        return SRV_DROP(s, SIM_SRV_DROP_AUTH, .where = "auth TLV", .field = "tlv_type", .got = f.auth_type,
+                        .rel = "want", .want = t->auth_tlv, .hex = true, .note = "the key's auth mode");
+    }
+    if (srv_auth_open(t, in, len, &f, s->scratch) != SRV_OK) {
+        return SRV_DROP(s, SIM_SRV_DROP_AUTH, .where = "auth TLV",
+                        .note = t->auth_tlv == SRV_TLV_AUTH_COOKIE ? "cookie does not match the key"
+                                                                   : "AES-256-GCM tag does not verify");
     }
     srv_pdu_t pdu;
-    if (srv_decode_pdu(s->scratch + f.pdu_off, f.pdu_len, &pdu) != SRV_OK) {
+    if (srv_decode_pdu(s->scratch + f.pdu_off, f.pdu_len, &pdu, &result->why) != SRV_OK) {
         return SIM_SRV_DROP_MALFORMED;
     }
     result->is_request = pdu.pdu_type == SRV_PDU_RT;
     if (stale(now_ms, f.time_stamp, s->params.freshness_ms)) {
-        return SIM_SRV_DROP_STALE;
+        return SRV_DROP(s, SIM_SRV_DROP_STALE, .where = "tenant TLV", .field = "time_stamp", .got = f.time_stamp,
+                        .rel = "server time", .want = now_ms, .note = "differs by more than freshness_ms");
     }
     if (pdu.pdu_type == SRV_PDU_LR) {
         return srv_latency_report(s, t, &pdu, now_ms);
@@ -143,8 +162,11 @@ sim_server_verdict_t sim_server_handle(sim_server_t *s, uint64_t now_ms, const u
         return SIM_SRV_DROP_MALFORMED;
     }
     s->now_ms = now_ms;
+    s->why = &r->why;
     reply_t reply = {NULL, 0, false, 0};
-    sim_server_verdict_t v = in == NULL ? SIM_SRV_DROP_MALFORMED : handle(s, now_ms, in, len, r, &reply);
+    sim_server_verdict_t v = in == NULL ? SRV_DROP(s, SIM_SRV_DROP_MALFORMED, .where = "datagram", .note = "NULL")
+                                        : handle(s, now_ms, in, len, r, &reply);
+    s->why = NULL;
     s->stats.verdicts[v]++;
     if (v == SIM_SRV_ANSWERED || v == SIM_SRV_REPLAYED) {
         r->allowed = reply.allowed;

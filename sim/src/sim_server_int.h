@@ -62,11 +62,23 @@ struct sim_server {
     double steer_change_p;
     sim_server_stats_t stats;
     uint64_t now_ms;                   /* time of the latest datagram (for setters) */
+    bool forced_deny;                  /* sim_server_set_forced_deny */
+    sim_server_reason_t *why;          /* the current datagram's result.why */
     uint8_t scratch[SRV_MAX_DATAGRAM]; /* plaintext request, then response in place */
     uint8_t resp[SRV_MAX_DATAGRAM];    /* sealed response */
 };
 
 srv_tenant_t *srv_tenant_find(const sim_server_t *s, uint64_t key_id);
+
+/* Record why the current datagram is dropped and return the verdict v:
+ * return SRV_DROP(s, SIM_SRV_DROP_QUOTA, .where = "resources", ...). */
+static inline sim_server_verdict_t srv_drop(sim_server_t *s, sim_server_verdict_t v, sim_server_reason_t r) {
+    if (s->why != NULL) {
+        *s->why = r;
+    }
+    return v;
+}
+#define SRV_DROP(s, v, ...) srv_drop((s), (v), (sim_server_reason_t){__VA_ARGS__})
 
 /* ---- auth (sim_server_auth.c) ---------------------------------------------- */
 /* Key the tenant's AES contexts (created on first use, reused after). 0 or -1. */
