@@ -23,13 +23,14 @@ typedef struct {
     uint64_t seed;
     bool check_determinism;
     bool quiet;
+    bool wall_time;
     const char *events_path;
     const char *json_path;
 } sim_opts_t;
 
 static void usage(FILE *f) {
     fputs("usage: rl-testbed sim [TRACE.json...] [--seed N] [--check-determinism] [--events FILE]\n"
-          "                      [--json FILE] [--quiet]\n"
+          "                      [--json FILE] [--quiet] [--wall-time]\n"
           "\n"
           "Runs simulator traces (format: docs/traces.md) with the unmodified client core\n"
           "against simulated r-servers, links and DNS, and prints each trace's metrics table\n"
@@ -44,9 +45,11 @@ static void usage(FILE *f) {
           "  --events FILE         write the text event log (one line per event) to FILE\n"
           "  --json FILE           write results (seed, digest, metrics, expectations) as JSON\n"
           "  --quiet               print only the summary line per trace and failures\n"
+          "  --wall-time           also print each trace's wall time (stdout and JSON); without it\n"
+          "                        stdout and --json depend only on the traces and seeds\n"
           "  --help                print this help\n"
           "\n"
-          "The same trace and seed give a byte-identical event log and identical metrics.\n"
+          "The same trace and seed give a byte-identical event log, stdout and JSON.\n"
           "Exit status: 0 when every trace passed, 1 when one failed, 2 on a usage error.\n",
           f);
 }
@@ -107,14 +110,15 @@ static char *metrics_text(const sim_metrics_t *m) {
 }
 
 static void json_result(FILE *j, bool first, const char *path, const sim_config_t *cfg, const sim_result_t *r,
-                        int ok) {
+                        int ok, bool wall_time) {
     fprintf(j, "%s\n  {\"trace\": ", first ? "" : ",");
     json_str(j, path);
     fputs(", \"name\": ", j);
     json_str(j, cfg->name);
     fprintf(j, ", \"seed\": %" PRIu64 ", \"passed\": %s", r->seed, ok ? "true" : "false");
-    fprintf(j, ", \"digest\": \"%s\", \"events\": %" PRIu64 ", \"wall_seconds\": %.3f, \"metrics\": ", r->digest,
-            r->events, r->wall_seconds);
+    fprintf(j, ", \"digest\": \"%s\", \"events\": %" PRIu64, r->digest, r->events);
+    if (wall_time) fprintf(j, ", \"wall_seconds\": %.3f", r->wall_seconds);
+    fputs(", \"metrics\": ", j);
     sim_metrics_json(j, &r->metrics);
     fputs(", \"expectations\": [", j);
     for (size_t i = 0; i < r->n_expects; i++) {
@@ -174,8 +178,10 @@ static int run_trace(const char *path, const sim_opts_t *o, FILE *events, FILE *
             sim_result_free(&r2);
         }
     }
-    printf("trace %s (%s): %s  seed %" PRIu64 "  events %" PRIu64 "  digest %.16s  %.2f s%s%s\n", path, cfg.name,
-           ok ? "PASS" : "FAIL", seed, r.events, r.digest, r.wall_seconds, det[0] ? "  " : "", det);
+    char wall[48] = "";
+    if (o->wall_time) snprintf(wall, sizeof wall, "  %.2f s", r.wall_seconds);
+    printf("trace %s (%s): %s  seed %" PRIu64 "  events %" PRIu64 "  digest %.16s%s%s%s\n", path, cfg.name,
+           ok ? "PASS" : "FAIL", seed, r.events, r.digest, wall, det[0] ? "  " : "", det);
     if (!o->quiet) sim_metrics_table(stdout, &r.metrics);
     for (size_t i = 0; i < r.n_expects; i++) {
         if (!o->quiet || !r.expects[i].passed) {
@@ -183,7 +189,7 @@ static int run_trace(const char *path, const sim_opts_t *o, FILE *events, FILE *
         }
     }
     if (json != NULL) {
-        json_result(json, *first_json, path, &cfg, &r, ok);
+        json_result(json, *first_json, path, &cfg, &r, ok, o->wall_time);
         *first_json = false;
     }
     sim_result_free(&r);
@@ -285,6 +291,8 @@ int rl_cmd_sim(int argc, char **argv) {
             o.seed_given = true;
         } else if (strcmp(a, "--check-determinism") == 0) {
             o.check_determinism = true;
+        } else if (strcmp(a, "--wall-time") == 0) {
+            o.wall_time = true;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             o.quiet = true;
         } else if (strcmp(a, "--events") == 0 && i + 1 < argc) {
