@@ -222,7 +222,7 @@ static void on_result(r_client_req_t *req, const r_rate_limit_result_t *res, voi
     record_expectations(w, r, res->status, res->server_id);
     /* Admitted work runs, then its measured latency is reported (api.md "Latency Guards and Independent Reports"). */
     if (r->client_allowed && h->cfg->service.enabled && h->shapes[r->mix].n_guards > 0) {
-        sim_time_t service = service_draw(&h->rng_load, &h->cfg->service.model);
+        sim_time_t service = service_draw(&h->rng_service, &h->cfg->service.model);
         sim_engine_schedule(&w->engine, now + service, SIM_CLASS_WORKLOAD, ev_report, h,
                             ((uint64_t)r->mix << 32) | (service / SIM_US_PER_MS), NULL);
     }
@@ -255,7 +255,7 @@ static void ev_report(void *ctx, uint64_t arg, void *ptr) {
 /* ---- workload ---------------------------------------------------------------- */
 
 static uint16_t pick_mix(sim_host_t *h) {
-    uint64_t x = sim_rng_below(&h->rng_load, h->total_weight);
+    uint64_t x = sim_rng_below(&h->rng_mix, h->total_weight);
     for (size_t i = 0; i < h->cfg->n_mix; i++) {
         if (x < h->cfg->mix[i].weight) return (uint16_t)i;
         x -= h->cfg->mix[i].weight;
@@ -277,7 +277,7 @@ static void schedule_next_arrival(sim_host_t *h) {
         at = c->script_ms[h->script_pos++] * SIM_US_PER_MS;
     } else {
         if (c->rate_per_s <= 0) return;
-        double gap_us = sim_rng_exp(&h->rng_load, 1e6 / c->rate_per_s);
+        double gap_us = sim_rng_exp(&h->rng_arrivals, 1e6 / c->rate_per_s);
         sim_time_t now = sim_engine_now(&w->engine);
         if (!(gap_us < (double)(w->end_arrivals - now))) {
             return; /* the next arrival would fall after the run (also guards the cast) */
@@ -474,8 +474,10 @@ int sim_hosts_create(sim_world_t *w) {
         h->node = (uint32_t)i;
         h->cfg = &cfg->clients[i];
         h->skew_ms = h->cfg->clock_skew_ms;
-        sim_rng_seed(&h->rng_core, w->seed, SIM_STREAM_CLIENT, i);
-        sim_rng_seed(&h->rng_load, w->seed, SIM_STREAM_WORKLOAD, i);
+        sim_rng_entity(&h->rng_core, w->seed, SIM_STREAM_CLIENT, i, SIM_PURPOSE_CORE);
+        sim_rng_entity(&h->rng_arrivals, w->seed, SIM_STREAM_WORKLOAD, i, SIM_PURPOSE_ARRIVALS);
+        sim_rng_entity(&h->rng_mix, w->seed, SIM_STREAM_WORKLOAD, i, SIM_PURPOSE_MIX);
+        sim_rng_entity(&h->rng_service, w->seed, SIM_STREAM_WORKLOAD, i, SIM_PURPOSE_SERVICE);
         if (build_shapes(h) != 0 || create_client(w, h) != 0) {
             if (w->err[0] == '\0') {
                 snprintf(w->err, sizeof w->err, "clients[%zu] (%s): cannot create the client", i, h->cfg->name);

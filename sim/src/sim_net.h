@@ -80,6 +80,9 @@ void sim_net_free(sim_net_t *net);
 /* Set link parameters; src or dst may be SIM_NODE_ANY (all). Gilbert state is kept. */
 void sim_net_set_link(sim_net_t *net, uint32_t src, uint32_t dst, const sim_link_t *link);
 const sim_link_t *sim_net_link(const sim_net_t *net, uint32_t src, uint32_t dst);
+/* The link's own stream for purpose (SIM_PURPOSE_LOSS .. SIM_PURPOSE_PROCESSING),
+ * seeded on first use; NULL for a bad node or purpose or on allocation failure. */
+sim_rng_t *sim_net_stream(sim_net_t *net, uint32_t src, uint32_t dst, uint32_t purpose);
 
 /* Partition node: inbound, outbound or both directions dropped while on.
  * node may be SIM_NODE_ANY (every node). */

@@ -252,7 +252,13 @@ void sim_server_deliver(sim_world_t *w, sim_node_server_t *s, uint32_t src, cons
     sim_time_t now = sim_engine_now(&w->engine);
     uint32_t delay = s->cfg->processing_us;
     if (s->cfg->processing_jitter_us) {
-        delay += (uint32_t)sim_rng_below(&w->rng_servers, (uint64_t)s->cfg->processing_jitter_us + 1u);
+        /* the jitter stream of the link src -> server: its draws follow that link's packets only */
+        sim_rng_t *r = sim_net_stream(w->net, src, s->node, SIM_PURPOSE_PROCESSING);
+        if (r == NULL) {
+            w->failed = true;
+            return;
+        }
+        delay += (uint32_t)sim_rng_below(r, (uint64_t)s->cfg->processing_jitter_us + 1u);
     }
     if (delay == 0 && s->paused_until <= now) {
         process_now(w, s, src, data, len);
@@ -311,7 +317,7 @@ int sim_servers_create(sim_world_t *w) {
         s->node = (uint32_t)(cfg->n_clients + i);
         s->skew_ms = s->cfg->clock_skew_ms;
         sim_rng_t rng;
-        sim_rng_seed(&rng, w->seed, SIM_STREAM_SERVER, i);
+        sim_rng_entity(&rng, w->seed, SIM_STREAM_SERVER, i, SIM_PURPOSE_SERVER);
         s->srv = sim_server_new(&s->cfg->params, &rng);
         if (s->srv == NULL) {
             snprintf(w->err, sizeof w->err, "servers[%zu] (%s): invalid server parameters", i, s->cfg->name);
@@ -325,7 +331,7 @@ int sim_servers_create(sim_world_t *w) {
     op.server_start_s = SIM_RUN_EPOCH_MS / 1000u;
     op.dedup_capacity = 1u << 20;
     sim_rng_t rng;
-    sim_rng_seed(&rng, w->seed, SIM_STREAM_SERVER, 0xFFFFu);
+    sim_rng_entity(&rng, w->seed, SIM_STREAM_SERVER, 0xFFFFu, SIM_PURPOSE_SERVER);
     w->oracle = sim_server_new(&op, &rng);
     return w->oracle != NULL ? 0 : -1;
 }

@@ -238,6 +238,7 @@ sim_server_t *sim_server_new(const sim_server_params_t *params, const sim_rng_t 
     resolve_params(&s->params);
     s->server_id = id;
     s->rng = *rng;
+    s->draw_key = sim_rng_u64(&s->rng);
     s->steer_mode = params->steer_mode;
     s->steer_change_p = params->steer_change_p;
     s->tenant_cap = 8;

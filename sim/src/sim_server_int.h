@@ -52,7 +52,8 @@ typedef struct {
 struct sim_server {
     sim_server_params_t params;        /* defaults resolved */
     uint64_t server_id;
-    sim_rng_t rng;
+    sim_rng_t rng;                /* AES response nonces */
+    uint64_t draw_key;            /* keyed draws per request identity: dedup loss, random steering */
     srv_tenant_t **tenants;            /* open addressing on key_id; never removed */
     size_t tenant_cap, n_tenants;
     srv_table_t buckets, trackers, labels;

@@ -219,7 +219,6 @@ static int setup(sim_world_t *w, const sim_run_opts_t *opts) {
     if (sim_engine_init(&w->engine) != 0) return -1;
     w->log = sim_log_new(opts != NULL ? opts->events : NULL);
     if (w->log == NULL) return -1;
-    sim_rng_seed(&w->rng_servers, w->seed, SIM_STREAM_SERVER, 0xFFFEu);
     w->n_hosts = cfg->n_clients; /* node numbering needs it before hosts exist */
     if (sim_servers_create(w) != 0) return -1;
     if (check_names(w) != 0) return -1;

@@ -64,7 +64,9 @@ struct sim_host {
     char key[SIM_KEY_TEXT_MAX];
     r_client_t *client;
     sim_rng_t rng_core;           /* the client core's random source */
-    sim_rng_t rng_load;           /* arrivals, mix choice, service times */
+    sim_rng_t rng_arrivals;       /* arrival gaps */
+    sim_rng_t rng_mix;            /* request mix choice */
+    sim_rng_t rng_service;        /* service times of admitted work */
     int64_t skew_ms;
     sim_shape_t *shapes;          /* cfg->n_mix */
     uint32_t total_weight;
@@ -123,7 +125,6 @@ struct sim_world {
     sim_node_server_t *servers;
     size_t n_servers;
     sim_server_t *oracle;
-    sim_rng_t rng_servers;        /* processing jitter */
     sim_uidmap_t uids;
     sim_req_t *free_reqs;         /* sim_req_t free list */
     sim_req_t *forget_head, *forget_tail; /* decided requests, in forget_at order */
