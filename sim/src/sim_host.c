@@ -28,17 +28,43 @@ static int h_send(void *ctx, const r_addr_t *to, const uint8_t *data, size_t len
     if (dst == UINT32_MAX) {
         return -1;
     }
+    if (dst >= w->n_hosts) {
+        /* the oldest destination of this call: the request's snapshot (initial fan-out) or the report's reference */
+        size_t si = dst - w->n_hosts;
+        uint64_t id = sim_server_id(w->servers[si].srv);
+        if (h->call_oldest < 0 || id < h->call_oldest_id) {
+            h->call_oldest = (long)si;
+            h->call_oldest_id = id;
+        }
+    }
     if (h->call == SIM_CALL_SUBMIT && h->calling != NULL && !h->calling->uid_known && len >= 28) {
         memcpy(h->calling->uid, data + 12, 16); /* Tenant Header unique_id (wire_protocol.md) */
         h->calling->uid_known = true;
-    } else if (h->call == SIM_CALL_REPORT && h->call_sends == 0) {
-        uint8_t out[1500];
-        size_t out_len = 0;
-        (void)sim_server_handle(w->oracle, sim_run_ms(w), data, len, out, sizeof out, &out_len, NULL);
+        if (sim_oracle_keep_datagram(w, h->calling, data, len) != 0) w->failed = true;
+    } else if (h->call == SIM_CALL_REPORT && h->reporting == NULL && len >= 28) {
+        sim_req_t *r = sim_req_alloc(w);
+        if (r == NULL || sim_oracle_keep_datagram(w, r, data, len) != 0) {
+            w->failed = true;
+        } else {
+            r->host = h;
+            r->is_report = true;
+            r->submitted_at = sim_engine_now(&w->engine);
+            memcpy(r->uid, data + 12, 16);
+            h->reporting = r;
+        }
     }
     h->call_sends++;
     w->m.datagrams_sent++;
     return sim_net_send(w->net, h->node, dst, data, len) == 0 ? 0 : -1;
+}
+
+/* A call into the core begins: classify its sends. */
+static void call_begin(sim_host_t *h, sim_call_t call) {
+    h->call = call;
+    h->call_sends = 0;
+    h->call_completed_ok = false;
+    h->call_oldest = -1;
+    h->call_oldest_id = 0;
 }
 
 static uint64_t h_now(void *ctx) {
@@ -111,9 +137,7 @@ static void ev_timer(void *ctx, uint64_t gen, void *ptr) {
         return; /* decided, re-armed, or recycled since */
     }
     r->timer_at = 0;
-    h->call = SIM_CALL_TIMEOUT;
-    h->call_sends = 0;
-    h->call_completed_ok = false;
+    call_begin(h, SIM_CALL_TIMEOUT);
     r_client_on_timeout(h->client, r->req, sim_host_now_ms(h));
     if (h->call_completed_ok) {
         h->w->m.completion_sends += h->call_sends;
@@ -133,20 +157,6 @@ static long server_index_of(const sim_world_t *w, uint64_t server_id) {
         }
     }
     return -1;
-}
-
-/* The oldest server now: the smallest current server_id. */
-static long oldest_server(const sim_world_t *w) {
-    long best = -1;
-    uint64_t best_id = UINT64_MAX;
-    for (size_t i = 0; i < w->n_servers; i++) {
-        uint64_t id = sim_server_id(w->servers[i].srv);
-        if (best < 0 || id < best_id) {
-            best = (long)i;
-            best_id = id;
-        }
-    }
-    return best;
 }
 
 static void record_expectations(sim_world_t *w, const sim_req_t *r, int status, uint64_t server_id) {
@@ -182,6 +192,15 @@ static sim_time_t service_draw(sim_rng_t *rng, const sim_latency_t *l) {
     return (sim_time_t)l->base_us + (sim_time_t)extra;
 }
 
+/* The fresh decision of server si that the client selected (the grant the
+ * application uses), or NULL when none was recorded. */
+static const sim_fresh_t *selected_fresh(const sim_req_t *r, long si) {
+    for (uint8_t k = 0; si >= 0 && k < r->n_fresh; k++) {
+        if (r->fresh[k].server == (uint32_t)si) return &r->fresh[k];
+    }
+    return NULL;
+}
+
 static void on_result(r_client_req_t *req, const r_rate_limit_result_t *res, void *user) {
     (void)req;
     sim_req_t *r = user;
@@ -190,31 +209,30 @@ static void on_result(r_client_req_t *req, const r_rate_limit_result_t *res, voi
     sim_time_t now = sim_engine_now(&w->engine);
     r->req = NULL;
     r->decided = true;
+    r->decided_at = now;
     r->status = res->status;
     r->client_allowed = res->status == RCLIENT_OK && res->success;
+    sim_oracle_inflight_remove(w, r);
+    long si = res->server_id != 0 ? server_index_of(w, res->server_id) : -1;
     if (res->status == RCLIENT_OK) {
         h->call_completed_ok = true;
         w->m.decided++;
+        const sim_fresh_t *f = selected_fresh(r, si);
         if (r->client_allowed) {
             w->m.allowed++;
-            sim_metrics_allowed_tokens(w, h->cfg->key_id, &h->shapes[r->mix],
-                                       r->oracle_applied ? r->granted_ms : sim_run_ms(w));
+            /* counted in the window of the grant, on the clock of the server that made it */
+            uint64_t clock_ms = f != NULL ? f->server_ms : si >= 0 ? sim_server_now_ms(w, &w->servers[si]) : sim_run_ms(w);
+            if (sim_metrics_allowed_tokens(w, h->cfg->key_id, &h->shapes[r->mix], clock_ms) != 0) w->failed = true;
         } else {
             w->m.denied++;
         }
         sim_metrics_latency(w, now - r->submitted_at);
-        bool wrong = r->client_allowed != r->oracle_allowed;
-        if (r->client_allowed && !r->oracle_allowed) w->m.false_allows++;
-        if (!r->client_allowed && r->oracle_allowed) w->m.false_denies++;
-        if (wrong && w->has_fault && now >= w->last_fault) w->last_wrong = now;
+        if (sim_oracle_queue(w, r, f != NULL ? f->run_us : now, f != NULL ? f->pseq : w->pseq) != 0) w->failed = true;
+        if (si >= 0 && si == r->snapshot_oldest) w->oldest_selected++;
     } else if (res->status == RCLIENT_ERR_TIMEOUT) {
         w->m.timeouts++;
     } else {
         w->m.io_failures++;
-    }
-    long si = res->server_id != 0 ? server_index_of(w, res->server_id) : -1;
-    if (res->status == RCLIENT_OK && si >= 0 && si == oldest_server(w)) {
-        w->oldest_selected++;
     }
     sim_log_record(w->log, now, SIM_LOG_DECISION, h->index, r->seq,
                    ((uint64_t)(uint32_t)(-res->status) << 32) | ((uint64_t)r->client_allowed << 16) |
@@ -226,6 +244,7 @@ static void on_result(r_client_req_t *req, const r_rate_limit_result_t *res, voi
         sim_engine_schedule(&w->engine, now + service, SIM_CLASS_WORKLOAD, ev_report, h,
                             ((uint64_t)r->mix << 32) | (service / SIM_US_PER_MS), NULL);
     }
+    sim_oracle_flush(w, false);
     r->forget_at = now + FORGET_AFTER_US;
     sim_req_forget_later(w, r);
 }
@@ -244,10 +263,22 @@ static void ev_report(void *ctx, uint64_t arg, void *ptr) {
         reps[i].min_sample_threshold = s->guards[i].min_sample_threshold;
         reps[i].observed_latency = (uint32_t)(arg & 0xFFFFFFFFu);
     }
-    h->call = SIM_CALL_REPORT;
-    h->call_sends = 0;
+    call_begin(h, SIM_CALL_REPORT);
+    h->reporting = NULL;
     int rc = r_client_report_latency(h->client, reps, s->n_guards);
     h->call = SIM_CALL_NONE;
+    sim_req_t *rep = h->reporting;
+    h->reporting = NULL;
+    if (rep != NULL) {
+        /* applied by the oracle when its reference server records it; forgotten after 5 s */
+        rep->ref_server = h->call_oldest >= 0 ? (uint32_t)h->call_oldest : 0;
+        rep->decided = true;
+        rep->uid_known = true;
+        if (sim_uid_put(w, rep) != 0) w->failed = true;
+        sim_oracle_inflight_add(w, rep);
+        rep->forget_at = sim_engine_now(&w->engine) + FORGET_AFTER_US;
+        sim_req_forget_later(w, rep);
+    }
     if (rc == RCLIENT_OK) w->m.reports_sent++;
     sim_log_record(w->log, sim_engine_now(&w->engine), SIM_LOG_REPORT, h->index, s->n_guards, rc == RCLIENT_OK);
 }
@@ -306,10 +337,8 @@ static void ev_arrival(void *ctx, uint64_t arg, void *ptr) {
     r->mix = h->cfg->n_mix ? pick_mix(h) : 0;
     r->submitted_at = sim_engine_now(&w->engine);
     const sim_shape_t *s = &h->shapes[r->mix];
-    r->oracle_allowed = s->n_res == 0 && s->n_guards == 0; /* the empty request is vacuously allowed */
-    h->call = SIM_CALL_SUBMIT;
+    call_begin(h, SIM_CALL_SUBMIT);
     h->calling = r;
-    h->call_sends = 0;
     r_client_req_t *req = NULL;
     int rc = r_client_check_rate_limit_async(h->client, s->res, s->n_res, s->guards, s->n_guards, s->label, 0,
                                              on_result, r, &req);
@@ -334,9 +363,11 @@ static void ev_arrival(void *ctx, uint64_t arg, void *ptr) {
         return;
     }
     r->req = req;
+    r->snapshot_oldest = (int32_t)h->call_oldest;
     if (r->uid_known && sim_uid_put(w, r) != 0) {
         w->failed = true;
     }
+    if (!r->decided) sim_oracle_inflight_add(w, r);
     arm_timer(r);
     schedule_next_arrival(h);
 }
@@ -346,12 +377,11 @@ static void ev_arrival(void *ctx, uint64_t arg, void *ptr) {
 void sim_host_deliver(sim_world_t *w, sim_host_t *h, uint32_t src, const uint8_t *data, size_t len) {
     sim_req_forget_due(w, sim_engine_now(&w->engine), false);
     sim_req_t *r = len >= 28 ? sim_uid_find(w, data + 12) : NULL;
+    if (r != NULL && r->is_report) r = NULL;
     if (r != NULL && src >= w->n_hosts && src - w->n_hosts < 64) {
         r->delivered_mask |= 1ull << (src - w->n_hosts);
     }
-    h->call = SIM_CALL_DATAGRAM;
-    h->call_sends = 0;
-    h->call_completed_ok = false;
+    call_begin(h, SIM_CALL_DATAGRAM);
     int rc = r_client_on_datagram(h->client, data, len);
     w->m.completion_sends += h->call_sends;
     h->call = SIM_CALL_NONE;

@@ -97,6 +97,11 @@ sim_req_t *sim_req_alloc(sim_world_t *w) {
 
 void sim_req_release(sim_world_t *w, sim_req_t *r) {
     if (r->uid_known) sim_uid_remove(w, r);
+    sim_oracle_inflight_remove(w, r);
+    if (r->dgram != NULL) {
+        sim_pkt_put(w, r->dgram);
+        r->dgram = NULL;
+    }
     r->host = NULL;
     r->next = w->free_reqs;
     w->free_reqs = r;
@@ -115,6 +120,7 @@ void sim_req_forget_due(sim_world_t *w, sim_time_t now, bool all) {
         sim_req_t *r = w->forget_head;
         w->forget_head = r->next;
         if (w->forget_head == NULL) w->forget_tail = NULL;
+        sim_oracle_settle(w, r);
         sim_metrics_forget(w, r);
         sim_req_release(w, r);
     }
@@ -200,23 +206,20 @@ static void process_now(sim_world_t *w, sim_node_server_t *s, uint32_t src, cons
     sim_server_verdict_t v = sim_server_handle(s->srv, sim_server_now_ms(w, s), data, len, out, sizeof out, &out_len,
                                                &res);
     uint32_t si = (uint32_t)(s - w->servers);
-    sim_log_record(w->log, sim_engine_now(&w->engine), SIM_LOG_SERVER, si, v,
-                   (v == SIM_SRV_ANSWERED || v == SIM_SRV_REPLAYED) && res.allowed);
+    uint64_t pseq = ++w->pseq;
+    sim_time_t now = sim_engine_now(&w->engine);
+    sim_log_record(w->log, now, SIM_LOG_SERVER, si, v, (v == SIM_SRV_ANSWERED || v == SIM_SRV_REPLAYED) && res.allowed);
     if ((v == SIM_SRV_ANSWERED || v == SIM_SRV_REPLAYED) && res.is_request) {
         sim_req_t *r = sim_uid_find(w, res.unique_id);
-        if (r != NULL && v == SIM_SRV_ANSWERED && !r->oracle_applied) {
-            /* The oracle applies each logical request exactly once, when a server
-             * first decides it: a request no server ever processed consumes nothing. */
-            uint8_t oout[1500];
-            size_t olen = 0;
-            sim_server_result_t ores;
-            sim_server_verdict_t ov = sim_server_handle(w->oracle, sim_run_ms(w), data, len, oout, sizeof oout, &olen,
-                                                        &ores);
-            r->oracle_applied = true;
-            r->oracle_allowed = (ov == SIM_SRV_ANSWERED || ov == SIM_SRV_REPLAYED) && ores.allowed;
-            r->granted_ms = sim_run_ms(w);
+        if (r != NULL && !r->is_report && v == SIM_SRV_ANSWERED) {
+            /* the first fresh decision of each server: the oracle instant if the client selects it */
+            bool known = false;
+            for (uint8_t k = 0; k < r->n_fresh; k++) known |= r->fresh[k].server == si;
+            if (!known && r->n_fresh < SIM_REQ_FRESH) {
+                r->fresh[r->n_fresh++] = (sim_fresh_t){si, now, sim_server_now_ms(w, s), pseq};
+            }
         }
-        if (r != NULL && si < 64) {
+        if (r != NULL && !r->is_report && si < 64) {
             uint64_t bit = 1ull << si;
             if (v == SIM_SRV_ANSWERED) {
                 if (r->answered_mask & bit) w->m.reprocessed++;
@@ -224,6 +227,13 @@ static void process_now(sim_world_t *w, sim_node_server_t *s, uint32_t src, cons
             }
             if (res.allowed) r->allow_mask |= bit;
             else r->deny_mask |= bit;
+        }
+    } else if (v == SIM_SRV_REPORT) {
+        /* a report's oracle instant: its recording by the oldest server it was sent to */
+        sim_req_t *r = sim_uid_find(w, res.unique_id);
+        if (r != NULL && r->is_report && r->ref_server == si && !r->oracle_pending && !r->oracle_applied) {
+            sim_oracle_inflight_remove(w, r);
+            if (sim_oracle_queue(w, r, now, pseq) != 0) w->failed = true;
         }
     }
     if (out_len > 0) {

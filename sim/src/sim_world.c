@@ -259,6 +259,7 @@ static void teardown(sim_world_t *w) {
     sim_net_free(w->net);
     sim_servers_destroy(w);
     sim_metrics_free(w);
+    sim_oracle_free(w);
     sim_log_free(w->log);
     sim_engine_free(&w->engine);
     free(w->expect_server_id);
@@ -284,6 +285,7 @@ int sim_run(const sim_config_t *cfg, uint64_t seed, const sim_run_opts_t *opts, 
         snprintf(w->err, sizeof w->err, "cannot set up the run (out of memory or invalid configuration)");
     }
     if (rc == 0) {
+        sim_oracle_flush(w, true);
         sim_req_forget_due(w, 0, true);
         sim_metrics_finish(w);
         out->seed = seed;

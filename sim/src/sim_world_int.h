@@ -20,30 +20,59 @@
 typedef struct sim_world sim_world_t;
 typedef struct sim_host sim_host_t;
 
+/* One fresh server decision of a request (sim_nodes.c process_now). */
+typedef struct {
+    uint32_t server;              /* server index */
+    uint64_t run_us;              /* run clock (true clock) of the decision */
+    uint64_t server_ms;           /* the server's own clock then */
+    uint64_t pseq;                /* global processing sequence: orders decisions at one instant */
+} sim_fresh_t;
+
+#define SIM_REQ_FRESH 4           /* first fresh decisions kept per request (one per server) */
+
 /* One logical request, alive from submit until its decision (and, for late
- * response accounting, until its dedup deadline has passed). */
+ * response accounting, until its dedup deadline has passed); or, with
+ * is_report, one latency report datagram until the oracle applied it. */
 typedef struct sim_req {
     sim_host_t *host;
     uint64_t seq;                 /* per client, 0-based: expectation index */
     r_client_req_t *req;          /* NULL once decided */
     uint8_t uid[16];
     bool uid_known;
-    sim_time_t submitted_at;
+    bool is_report;
+    sim_time_t submitted_at;      /* submit (a report: its send) */
     sim_time_t timer_at;          /* scheduled timer event time, 0 = none */
     uint32_t timer_gen;
     uint16_t mix;
-    bool oracle_allowed;
     bool decided;
     uint64_t answered_mask;       /* servers that decided it afresh at least once */
     uint64_t allow_mask, deny_mask; /* servers whose answers (fresh or replayed) allowed / denied */
     uint64_t delivered_mask;      /* servers whose responses reached the client */
     int status;                   /* client outcome once decided */
-    bool oracle_applied;          /* the oracle has decided it (first fresh server answer) */
-    uint64_t granted_ms;          /* run clock of the first fresh server answer: the grant's window */
     bool client_allowed;
+    sim_time_t decided_at;
+    int32_t snapshot_oldest;      /* server index: oldest destination of the initial fan-out, -1 none */
+    int32_t dns_epoch;            /* the client's membership at submit: DNS epoch index, -1 explicit */
+    uint32_t ref_server;          /* report: the oldest server it was sent to (its oracle instant) */
+    sim_fresh_t fresh[SIM_REQ_FRESH];
+    uint8_t n_fresh;
+    /* the oracle (sim_oracle.c) */
+    uint8_t *dgram;               /* first transmission (pooled buffer: 4-byte length + bytes), until applied */
+    bool in_flight;               /* in the world's in-flight list (bounds the oracle's horizon) */
+    bool oracle_pending;          /* queued for the oracle at (oracle_at_us, oracle_pseq) */
+    bool oracle_applied;
+    bool oracle_allowed;
+    uint64_t oracle_at_us, oracle_pseq;
+    struct sim_req *ifl_prev, *ifl_next;
     sim_time_t forget_at;         /* drop from the uid map after this time */
     struct sim_req *next;         /* free list, or the forget queue once decided */
 } sim_req_t;
+
+/* One queued oracle application. */
+typedef struct {
+    uint64_t at_us, pseq;
+    sim_req_t *r;
+} sim_oracle_ev_t;
 
 /* Precomputed request shape (IDs derived once). */
 typedef struct {
@@ -77,6 +106,9 @@ struct sim_host {
     sim_req_t *calling;           /* request of the current submit */
     uint64_t call_sends;
     bool call_completed_ok;
+    long call_oldest;             /* server index with the smallest server_id sent to in this call, -1 none */
+    uint64_t call_oldest_id;
+    sim_req_t *reporting;         /* the report record of the current report call */
     bool rebind_pending;
     sim_time_t rebind_asked_at;
 };
@@ -125,6 +157,12 @@ struct sim_world {
     sim_node_server_t *servers;
     size_t n_servers;
     sim_server_t *oracle;
+    uint64_t pseq;                /* datagrams processed by servers so far */
+    sim_req_t *ifl_head, *ifl_tail; /* undecided requests and unapplied reports, in submit order */
+    sim_oracle_ev_t *oheap;       /* oracle applications waiting for their instant to be safe */
+    size_t n_oheap, cap_oheap;
+    uint64_t oracle_late;         /* applications after a later instant (a lifetime over the horizon) */
+    uint64_t oracle_last_us, oracle_last_pseq;
     sim_uidmap_t uids;
     sim_req_t *free_reqs;         /* sim_req_t free list */
     sim_req_t *forget_head, *forget_tail; /* decided requests, in forget_at order */
@@ -180,9 +218,22 @@ void sim_req_forget_due(sim_world_t *w, sim_time_t now, bool all);
 uint8_t *sim_pkt_get(sim_world_t *w);
 void sim_pkt_put(sim_world_t *w, uint8_t *p);
 
+/* sim_oracle.c - the one oracle (docs/traces.md "Oracle") */
+void sim_oracle_inflight_add(sim_world_t *w, sim_req_t *r);
+void sim_oracle_inflight_remove(sim_world_t *w, sim_req_t *r);
+/* Copy the first transmission of r (a request at submit, a report at send). */
+int sim_oracle_keep_datagram(sim_world_t *w, sim_req_t *r, const uint8_t *data, size_t len);
+/* Queue r for application at (at_us, pseq); applied once no in-flight request can come earlier. */
+int sim_oracle_queue(sim_world_t *w, sim_req_t *r, uint64_t at_us, uint64_t pseq);
+/* Apply every queued entry that is safe now (all: every entry). */
+void sim_oracle_flush(sim_world_t *w, bool all);
+/* Apply r now if it is still queued (with everything queued before it). */
+void sim_oracle_settle(sim_world_t *w, sim_req_t *r);
+void sim_oracle_free(sim_world_t *w);
+
 /* sim_metrics.c */
 int sim_metrics_latency(sim_world_t *w, sim_time_t latency_us);
-int sim_metrics_allowed_tokens(sim_world_t *w, uint64_t key_id, const sim_shape_t *shape, uint64_t run_ms);
+int sim_metrics_allowed_tokens(sim_world_t *w, uint64_t key_id, const sim_shape_t *shape, uint64_t clock_ms);
 /* A request leaves the books: disagreement and contradiction accounting. */
 void sim_metrics_forget(sim_world_t *w, const sim_req_t *r);
 void sim_metrics_finish(sim_world_t *w);
