@@ -37,6 +37,13 @@ static int h_send(void *ctx, const r_addr_t *to, const uint8_t *data, size_t len
             h->call_oldest_id = id;
         }
     }
+    if (h->call == SIM_CALL_SUBMIT && h->calling != NULL && dst >= w->n_hosts) {
+        sim_req_t *r = h->calling; /* the snapshot: each destination and the identity trusted for it */
+        uint32_t si = dst - (uint32_t)w->n_hosts;
+        bool known = false;
+        for (uint8_t k = 0; k < r->n_snap; k++) known |= r->snap[k].server == si;
+        if (!known && r->n_snap < SIM_REQ_SNAP) r->snap[r->n_snap++] = (sim_member_t){si, h->believed[si]};
+    }
     if (h->call == SIM_CALL_SUBMIT && h->calling != NULL && !h->calling->uid_known && len >= 28) {
         memcpy(h->calling->uid, data + 12, 16); /* Tenant Header unique_id (wire_protocol.md) */
         h->calling->uid_known = true;
@@ -321,6 +328,22 @@ static void schedule_next_arrival(sim_host_t *h) {
     sim_engine_schedule(&w->engine, at, SIM_CLASS_WORKLOAD, ev_arrival, h, 0, NULL);
 }
 
+/* The oldest member of the request's snapshot: the smallest server_id the
+ * client trusted among the servers the initial fan-out went to (a server with
+ * no trusted identity by its current one); -1 for an empty snapshot. */
+static int32_t snapshot_oldest(const sim_world_t *w, const sim_req_t *r) {
+    int32_t best = -1;
+    uint64_t best_id = 0;
+    for (uint8_t k = 0; k < r->n_snap; k++) {
+        uint64_t id = r->snap[k].id ? r->snap[k].id : sim_server_id(w->servers[r->snap[k].server].srv);
+        if (best < 0 || id < best_id) {
+            best = (int32_t)r->snap[k].server;
+            best_id = id;
+        }
+    }
+    return best;
+}
+
 static void ev_arrival(void *ctx, uint64_t arg, void *ptr) {
     (void)arg;
     (void)ptr;
@@ -363,7 +386,7 @@ static void ev_arrival(void *ctx, uint64_t arg, void *ptr) {
         return;
     }
     r->req = req;
-    r->snapshot_oldest = (int32_t)h->call_oldest;
+    r->snapshot_oldest = snapshot_oldest(w, r);
     if (r->uid_known && sim_uid_put(w, r) != 0) {
         w->failed = true;
     }
@@ -374,12 +397,27 @@ static void ev_arrival(void *ctx, uint64_t arg, void *ptr) {
 
 /* ---- ingress ----------------------------------------------------------------- */
 
+/* The identity the request trusted for server si (its snapshot; the client's
+ * current belief for a server beyond the kept members). */
+static uint64_t trusted_id(const sim_host_t *h, const sim_req_t *r, uint32_t si) {
+    for (uint8_t k = 0; k < r->n_snap; k++) {
+        if (r->snap[k].server == si) return r->snap[k].id;
+    }
+    return r->n_snap < SIM_REQ_SNAP ? 0 : h->believed[si];
+}
+
 void sim_host_deliver(sim_world_t *w, sim_host_t *h, uint32_t src, const uint8_t *data, size_t len) {
     sim_req_forget_due(w, sim_engine_now(&w->engine), false);
     sim_req_t *r = len >= 28 ? sim_uid_find(w, data + 12) : NULL;
-    if (r != NULL && r->is_report) r = NULL;
-    if (r != NULL && src >= w->n_hosts && src - w->n_hosts < 64) {
-        r->delivered_mask |= 1ull << (src - w->n_hosts);
+    if (r != NULL && (r->is_report || r->host != h)) r = NULL;
+    bool untrusted = false;
+    if (r != NULL && src >= w->n_hosts) {
+        uint32_t si = src - (uint32_t)w->n_hosts;
+        uint64_t id = 0;
+        for (int k = 0; k < 8; k++) id |= (uint64_t)data[4 + k] << (8 * k); /* response key_id = server_id */
+        untrusted = id != trusted_id(h, r, si);
+        if (untrusted) w->m.untrusted_responses++;
+        if (si < 64 && !untrusted) r->delivered_mask |= 1ull << si;
     }
     call_begin(h, SIM_CALL_DATAGRAM);
     int rc = r_client_on_datagram(h->client, data, len);
@@ -387,13 +425,33 @@ void sim_host_deliver(sim_world_t *w, sim_host_t *h, uint32_t src, const uint8_t
     h->call = SIM_CALL_NONE;
     if (rc != RCLIENT_OK) {
         w->m.invalid_datagrams++;
+        if (rc == RCLIENT_ERR_PROTOCOL) w->m.invalid_protocol++;
+        else if (rc == RCLIENT_ERR_AUTH) w->m.invalid_auth++;
+        else w->m.invalid_other++;
         return;
     }
-    if (r != NULL && r->host == h) {
+    if (r != NULL) {
         if (r->decided && !h->call_completed_ok) {
-            w->m.late_responses++;
+            if (!untrusted) w->m.late_responses++;
         } else {
             arm_timer(r);
+        }
+    }
+}
+
+/* sim_dns observer: after an SRV answer the client trusts, for each server
+ * address, the server_id of the conforming target that resolves to it. */
+void sim_host_on_srv_answer(void *ctx, uint32_t client, const sim_dns_record_t *records, size_t n) {
+    sim_world_t *w = ctx;
+    if (client >= w->n_hosts || w->hosts[client].believed == NULL) return;
+    sim_host_t *h = &w->hosts[client];
+    memset(h->believed, 0, w->n_servers * sizeof *h->believed);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t node = records[i].has_addr ? sim_addr_node(w, &records[i].addr) : UINT32_MAX;
+        uint64_t id = 0;
+        if (node != UINT32_MAX && node >= w->n_hosts &&
+            r_client_parse_srv_target(records[i].target, strlen(records[i].target), &id) == RCLIENT_OK) {
+            h->believed[node - w->n_hosts] = id;
         }
     }
 }
@@ -486,6 +544,10 @@ static int create_client(sim_world_t *w, sim_host_t *h) {
             return -1;
         }
     }
+    for (size_t i = 0; !c->use_dns && i < rc.server_count; i++) {
+        uint32_t node = sim_addr_node(w, &eps[i].addr);
+        if (node != UINT32_MAX && node >= w->n_hosts) h->believed[node - w->n_hosts] = eps[i].server_id;
+    }
     r_io_ops_t io = {.ctx = h, .udp_send = h_send, .now_ms = h_now, .steering_rebind = h_steering,
                      .random = h_random};
     r_resolver_ops_t res = sim_dns_resolver(w->dns, h->index);
@@ -508,7 +570,8 @@ int sim_hosts_create(sim_world_t *w) {
         sim_rng_entity(&h->rng_arrivals, w->seed, SIM_STREAM_WORKLOAD, i, SIM_PURPOSE_ARRIVALS);
         sim_rng_entity(&h->rng_mix, w->seed, SIM_STREAM_WORKLOAD, i, SIM_PURPOSE_MIX);
         sim_rng_entity(&h->rng_service, w->seed, SIM_STREAM_WORKLOAD, i, SIM_PURPOSE_SERVICE);
-        if (build_shapes(h) != 0 || create_client(w, h) != 0) {
+        h->believed = calloc(w->n_servers ? w->n_servers : 1, sizeof *h->believed);
+        if (h->believed == NULL || build_shapes(h) != 0 || create_client(w, h) != 0) {
             if (w->err[0] == '\0') {
                 snprintf(w->err, sizeof w->err, "clients[%zu] (%s): cannot create the client", i, h->cfg->name);
             }
@@ -520,6 +583,7 @@ int sim_hosts_create(sim_world_t *w) {
         if (sim_server_add_tenant(w->oracle, h->key) != 0) return -1;
         schedule_next_arrival(h);
     }
+    sim_dns_set_observer(w->dns, sim_host_on_srv_answer, w);
     return 0;
 }
 
@@ -530,6 +594,7 @@ void sim_hosts_destroy(sim_world_t *w) {
     for (size_t i = 0; i < w->n_hosts; i++) {
         r_client_destroy(w->hosts[i].client); /* in-flight requests are cancelled without callbacks */
         free(w->hosts[i].shapes);
+        free(w->hosts[i].believed);
     }
     free(w->hosts);
     w->hosts = NULL;

@@ -29,6 +29,14 @@ typedef struct {
 } sim_fresh_t;
 
 #define SIM_REQ_FRESH 4           /* first fresh decisions kept per request (one per server) */
+#define SIM_REQ_SNAP 8            /* snapshot members kept per request */
+
+/* One member of a request's membership snapshot: a server and the server_id
+ * the client trusted for it when the request was sent. */
+typedef struct {
+    uint32_t server;
+    uint64_t id;
+} sim_member_t;
 
 /* One logical request, alive from submit until its decision (and, for late
  * response accounting, until its dedup deadline has passed); or, with
@@ -52,7 +60,8 @@ typedef struct sim_req {
     bool client_allowed;
     sim_time_t decided_at;
     int32_t snapshot_oldest;      /* server index: oldest destination of the initial fan-out, -1 none */
-    int32_t dns_epoch;            /* the client's membership at submit: DNS epoch index, -1 explicit */
+    sim_member_t snap[SIM_REQ_SNAP]; /* the initial fan-out's destinations and their trusted ids */
+    uint8_t n_snap;
     uint32_t ref_server;          /* report: the oldest server it was sent to (its oracle instant) */
     sim_fresh_t fresh[SIM_REQ_FRESH];
     uint8_t n_fresh;
@@ -109,6 +118,7 @@ struct sim_host {
     long call_oldest;             /* server index with the smallest server_id sent to in this call, -1 none */
     uint64_t call_oldest_id;
     sim_req_t *reporting;         /* the report record of the current report call */
+    uint64_t *believed;           /* per server: the server_id this client trusts for its address, 0 none */
     bool rebind_pending;
     sim_time_t rebind_asked_at;
 };
@@ -196,6 +206,8 @@ struct sim_world {
 int sim_hosts_create(sim_world_t *w);
 void sim_hosts_destroy(sim_world_t *w);
 void sim_host_deliver(sim_world_t *w, sim_host_t *h, uint32_t src, const uint8_t *data, size_t len);
+/* sim_dns observer: the identities a client trusts after an SRV answer. */
+void sim_host_on_srv_answer(void *ctx, uint32_t client, const sim_dns_record_t *records, size_t n);
 uint64_t sim_host_now_ms(const sim_host_t *h);
 
 /* sim_nodes.c */
