@@ -21,7 +21,8 @@ const char *const sim_trace_metric_names[] = {
     "oldest_selected_rate",
     "overconsumed_tokens", "overconsumed_windows", "datagrams_sent", "datagrams_lost", "replays_sent",
     "completion_sends", "duplicate_deliveries", "reprocessed", "dedup_utilization", "dedup_hit_age",
-    "late_responses", "invalid_datagrams", "contradictory", "convergence_ms", "steering_requests",
+    "late_responses", "invalid_datagrams", "invalid_protocol", "invalid_auth", "invalid_other",
+    "untrusted_responses", "contradictory", "convergence_ms", "steering_requests",
     "steering_latency_ms", "dns_queries", "dns_failures", "reports_sent", NULL};
 
 bool sim_trace_metric_known(const char *key) {
