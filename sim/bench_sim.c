@@ -56,11 +56,15 @@ int main(int argc, char **argv) {
     double secs = wall() - t0;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
+    double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+                 (double)ru.ru_stime.tv_usec / 1e6;
     printf("sim_bench: %s (%zu servers, %zu clients), seed %" PRIu64 "\n", path, cfg.n_servers, cfg.n_clients, r.seed);
     printf("  wall time             %10.2f s\n", secs);
     printf("  engine events         %10" PRIu64 "  -> %.0f events/s\n", r.events, (double)r.events / secs);
     printf("  logical requests      %10" PRIu64 "  -> %.0f requests/s (decided %" PRIu64 ")\n", r.metrics.submitted,
            (double)r.metrics.submitted / secs, r.metrics.decided);
+    printf("  CPU time              %10.2f s  -> %.0f events per CPU second (load, parse and run)\n", cpu,
+           (double)r.events / cpu);
     printf("  peak RSS              %10.1f MB\n", (double)ru.ru_maxrss / 1024.0);
     printf("  digest                %s\n", r.digest);
     double eps = (double)r.events / secs, rps = (double)r.metrics.submitted / secs, mb = (double)ru.ru_maxrss / 1024.0;

@@ -37,12 +37,15 @@ static int h_send(void *ctx, const r_addr_t *to, const uint8_t *data, size_t len
             h->call_oldest_id = id;
         }
     }
-    if (h->call == SIM_CALL_SUBMIT && h->calling != NULL && dst >= w->n_hosts) {
-        sim_req_t *r = h->calling; /* the snapshot: each destination and the identity trusted for it */
-        uint32_t si = dst - (uint32_t)w->n_hosts;
-        bool known = false;
-        for (uint8_t k = 0; k < r->n_snap; k++) known |= r->snap[k].server == si;
-        if (!known && r->n_snap < SIM_REQ_SNAP) r->snap[r->n_snap++] = (sim_member_t){si, h->believed[si]};
+    if (h->call == SIM_CALL_SUBMIT && dst >= w->n_hosts) {
+        /* the snapshot's oldest member: the smallest trusted server_id among the destinations
+         * (a destination with no trusted identity by its current one) */
+        size_t si = dst - w->n_hosts;
+        uint64_t id = h->trust->id[si] ? h->trust->id[si] : sim_server_id(w->servers[si].srv);
+        if (h->call_snap_oldest < 0 || id < h->call_snap_oldest_id) {
+            h->call_snap_oldest = (long)si;
+            h->call_snap_oldest_id = id;
+        }
     }
     if (h->call == SIM_CALL_SUBMIT && h->calling != NULL && !h->calling->uid_known && len >= 28) {
         memcpy(h->calling->uid, data + 12, 16); /* Tenant Header unique_id (wire_protocol.md) */
@@ -72,6 +75,8 @@ static void call_begin(sim_host_t *h, sim_call_t call) {
     h->call_completed_ok = false;
     h->call_oldest = -1;
     h->call_oldest_id = 0;
+    h->call_snap_oldest = -1;
+    h->call_snap_oldest_id = 0;
 }
 
 static uint64_t h_now(void *ctx) {
@@ -202,8 +207,8 @@ static sim_time_t service_draw(sim_rng_t *rng, const sim_latency_t *l) {
 /* The fresh decision of server si that the client selected (the grant the
  * application uses), or NULL when none was recorded. */
 static const sim_fresh_t *selected_fresh(const sim_req_t *r, long si) {
-    for (uint8_t k = 0; si >= 0 && k < r->n_fresh; k++) {
-        if (r->fresh[k].server == (uint32_t)si) return &r->fresh[k];
+    for (uint8_t k = 0; si >= 0 && r->ext != NULL && k < r->ext->n_fresh; k++) {
+        if (r->ext->fresh[k].server == (uint32_t)si) return &r->ext->fresh[k];
     }
     return NULL;
 }
@@ -228,7 +233,8 @@ static void on_result(r_client_req_t *req, const r_rate_limit_result_t *res, voi
         if (r->client_allowed) {
             w->m.allowed++;
             /* counted in the window of the grant, on the clock of the server that made it */
-            uint64_t clock_ms = f != NULL ? f->server_ms : si >= 0 ? sim_server_now_ms(w, &w->servers[si]) : sim_run_ms(w);
+            uint64_t clock_ms = f != NULL ? (uint64_t)((int64_t)(SIM_RUN_EPOCH_MS + f->run_us / SIM_US_PER_MS) + f->skew_ms)
+                                : si >= 0 ? sim_server_now_ms(w, &w->servers[si]) : sim_run_ms(w);
             if (sim_metrics_allowed_tokens(w, h->cfg->key_id, &h->shapes[r->mix], clock_ms) != 0) w->failed = true;
         } else {
             w->m.denied++;
@@ -240,6 +246,10 @@ static void on_result(r_client_req_t *req, const r_rate_limit_result_t *res, voi
         w->m.timeouts++;
     } else {
         w->m.io_failures++;
+    }
+    if (r->ext != NULL) {
+        sim_ext_put(w, r->ext); /* the fresh decisions are needed no longer */
+        r->ext = NULL;
     }
     sim_log_record(w->log, now, SIM_LOG_DECISION, h->index, r->seq,
                    ((uint64_t)(uint32_t)(-res->status) << 32) | ((uint64_t)r->client_allowed << 16) |
@@ -328,22 +338,6 @@ static void schedule_next_arrival(sim_host_t *h) {
     sim_engine_schedule(&w->engine, at, SIM_CLASS_WORKLOAD, ev_arrival, h, 0, NULL);
 }
 
-/* The oldest member of the request's snapshot: the smallest server_id the
- * client trusted among the servers the initial fan-out went to (a server with
- * no trusted identity by its current one); -1 for an empty snapshot. */
-static int32_t snapshot_oldest(const sim_world_t *w, const sim_req_t *r) {
-    int32_t best = -1;
-    uint64_t best_id = 0;
-    for (uint8_t k = 0; k < r->n_snap; k++) {
-        uint64_t id = r->snap[k].id ? r->snap[k].id : sim_server_id(w->servers[r->snap[k].server].srv);
-        if (best < 0 || id < best_id) {
-            best = (int32_t)r->snap[k].server;
-            best_id = id;
-        }
-    }
-    return best;
-}
-
 static void ev_arrival(void *ctx, uint64_t arg, void *ptr) {
     (void)arg;
     (void)ptr;
@@ -360,6 +354,10 @@ static void ev_arrival(void *ctx, uint64_t arg, void *ptr) {
     r->mix = h->cfg->n_mix ? pick_mix(h) : 0;
     r->submitted_at = sim_engine_now(&w->engine);
     const sim_shape_t *s = &h->shapes[r->mix];
+    r->ext = sim_ext_get(w);
+    if (r->ext == NULL) w->failed = true;
+    r->trust = h->trust;
+    h->trust->refs++;
     call_begin(h, SIM_CALL_SUBMIT);
     h->calling = r;
     r_client_req_t *req = NULL;
@@ -386,7 +384,7 @@ static void ev_arrival(void *ctx, uint64_t arg, void *ptr) {
         return;
     }
     r->req = req;
-    r->snapshot_oldest = snapshot_oldest(w, r);
+    r->snapshot_oldest = (int32_t)h->call_snap_oldest;
     if (r->uid_known && sim_uid_put(w, r) != 0) {
         w->failed = true;
     }
@@ -397,15 +395,6 @@ static void ev_arrival(void *ctx, uint64_t arg, void *ptr) {
 
 /* ---- ingress ----------------------------------------------------------------- */
 
-/* The identity the request trusted for server si (its snapshot; the client's
- * current belief for a server beyond the kept members). */
-static uint64_t trusted_id(const sim_host_t *h, const sim_req_t *r, uint32_t si) {
-    for (uint8_t k = 0; k < r->n_snap; k++) {
-        if (r->snap[k].server == si) return r->snap[k].id;
-    }
-    return r->n_snap < SIM_REQ_SNAP ? 0 : h->believed[si];
-}
-
 void sim_host_deliver(sim_world_t *w, sim_host_t *h, uint32_t src, const uint8_t *data, size_t len) {
     sim_req_forget_due(w, sim_engine_now(&w->engine), false);
     sim_req_t *r = len >= 28 ? sim_uid_find(w, data + 12) : NULL;
@@ -415,7 +404,7 @@ void sim_host_deliver(sim_world_t *w, sim_host_t *h, uint32_t src, const uint8_t
         uint32_t si = src - (uint32_t)w->n_hosts;
         uint64_t id = 0;
         for (int k = 0; k < 8; k++) id |= (uint64_t)data[4 + k] << (8 * k); /* response key_id = server_id */
-        untrusted = id != trusted_id(h, r, si);
+        untrusted = r->trust == NULL || id != r->trust->id[si];
         if (untrusted) w->m.untrusted_responses++;
         if (si < 64 && !untrusted) r->delivered_mask |= 1ull << si;
     }
@@ -443,17 +432,28 @@ void sim_host_deliver(sim_world_t *w, sim_host_t *h, uint32_t src, const uint8_t
  * address, the server_id of the conforming target that resolves to it. */
 void sim_host_on_srv_answer(void *ctx, uint32_t client, const sim_dns_record_t *records, size_t n) {
     sim_world_t *w = ctx;
-    if (client >= w->n_hosts || w->hosts[client].believed == NULL) return;
+    if (client >= w->n_hosts || w->hosts[client].trust == NULL) return;
     sim_host_t *h = &w->hosts[client];
-    memset(h->believed, 0, w->n_servers * sizeof *h->believed);
+    sim_trust_t *t = calloc(1, sizeof *t + (w->n_servers ? w->n_servers : 1) * sizeof t->id[0]);
+    if (t == NULL) {
+        w->failed = true;
+        return;
+    }
+    t->refs = 1;
     for (size_t i = 0; i < n; i++) {
         uint32_t node = records[i].has_addr ? sim_addr_node(w, &records[i].addr) : UINT32_MAX;
         uint64_t id = 0;
         if (node != UINT32_MAX && node >= w->n_hosts &&
             r_client_parse_srv_target(records[i].target, strlen(records[i].target), &id) == RCLIENT_OK) {
-            h->believed[node - w->n_hosts] = id;
+            t->id[node - w->n_hosts] = id;
         }
     }
+    if (memcmp(t->id, h->trust->id, w->n_servers * sizeof t->id[0]) == 0) {
+        free(t); /* unchanged: the requests keep sharing the current version */
+        return;
+    }
+    sim_trust_release(h->trust);
+    h->trust = t;
 }
 
 /* ---- setup ------------------------------------------------------------------- */
@@ -546,7 +546,7 @@ static int create_client(sim_world_t *w, sim_host_t *h) {
     }
     for (size_t i = 0; !c->use_dns && i < rc.server_count; i++) {
         uint32_t node = sim_addr_node(w, &eps[i].addr);
-        if (node != UINT32_MAX && node >= w->n_hosts) h->believed[node - w->n_hosts] = eps[i].server_id;
+        if (node != UINT32_MAX && node >= w->n_hosts) h->trust->id[node - w->n_hosts] = eps[i].server_id;
     }
     r_io_ops_t io = {.ctx = h, .udp_send = h_send, .now_ms = h_now, .steering_rebind = h_steering,
                      .random = h_random};
@@ -570,8 +570,9 @@ int sim_hosts_create(sim_world_t *w) {
         sim_rng_entity(&h->rng_arrivals, w->seed, SIM_STREAM_WORKLOAD, i, SIM_PURPOSE_ARRIVALS);
         sim_rng_entity(&h->rng_mix, w->seed, SIM_STREAM_WORKLOAD, i, SIM_PURPOSE_MIX);
         sim_rng_entity(&h->rng_service, w->seed, SIM_STREAM_WORKLOAD, i, SIM_PURPOSE_SERVICE);
-        h->believed = calloc(w->n_servers ? w->n_servers : 1, sizeof *h->believed);
-        if (h->believed == NULL || build_shapes(h) != 0 || create_client(w, h) != 0) {
+        h->trust = calloc(1, sizeof *h->trust + (w->n_servers ? w->n_servers : 1) * sizeof h->trust->id[0]);
+        if (h->trust != NULL) h->trust->refs = 1;
+        if (h->trust == NULL || build_shapes(h) != 0 || create_client(w, h) != 0) {
             if (w->err[0] == '\0') {
                 snprintf(w->err, sizeof w->err, "clients[%zu] (%s): cannot create the client", i, h->cfg->name);
             }
@@ -594,7 +595,7 @@ void sim_hosts_destroy(sim_world_t *w) {
     for (size_t i = 0; i < w->n_hosts; i++) {
         r_client_destroy(w->hosts[i].client); /* in-flight requests are cancelled without callbacks */
         free(w->hosts[i].shapes);
-        free(w->hosts[i].believed);
+        sim_trust_release(w->hosts[i].trust);
     }
     free(w->hosts);
     w->hosts = NULL;

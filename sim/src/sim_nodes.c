@@ -95,9 +95,47 @@ sim_req_t *sim_req_alloc(sim_world_t *w) {
     return r;
 }
 
+sim_ext_t *sim_ext_get(sim_world_t *w) {
+    if (w->free_ext == NULL) {
+        if (w->n_ext_blocks == w->cap_ext_blocks) {
+            size_t cap = w->cap_ext_blocks ? w->cap_ext_blocks * 2 : 16;
+            sim_ext_t **b = realloc(w->ext_blocks, cap * sizeof *b);
+            if (b == NULL) return NULL;
+            w->ext_blocks = b;
+            w->cap_ext_blocks = cap;
+        }
+        sim_ext_t *block = calloc(REQ_BLOCK, sizeof *block);
+        if (block == NULL) return NULL;
+        w->ext_blocks[w->n_ext_blocks++] = block;
+        for (size_t i = 0; i < REQ_BLOCK; i++) {
+            block[i].next = w->free_ext;
+            w->free_ext = &block[i];
+        }
+    }
+    sim_ext_t *e = w->free_ext;
+    w->free_ext = e->next;
+    e->n_fresh = 0;
+    return e;
+}
+
+void sim_ext_put(sim_world_t *w, sim_ext_t *e) {
+    e->next = w->free_ext;
+    w->free_ext = e;
+}
+
+void sim_trust_release(sim_trust_t *t) {
+    if (t != NULL && --t->refs == 0) free(t);
+}
+
 void sim_req_release(sim_world_t *w, sim_req_t *r) {
     if (r->uid_known) sim_uid_remove(w, r);
     sim_oracle_inflight_remove(w, r);
+    if (r->ext != NULL) {
+        sim_ext_put(w, r->ext);
+        r->ext = NULL;
+    }
+    sim_trust_release(r->trust);
+    r->trust = NULL;
     if (r->dgram != NULL) {
         sim_pkt_put(w, r->dgram);
         r->dgram = NULL;
@@ -139,9 +177,16 @@ static size_t uid_hash(const uint8_t *u) {
     return (size_t)(h ^ (h >> 31));
 }
 
+/* Rebuild when live entries plus tombstones reach half the slots. The new
+ * table keeps the live entries at no more than a quarter of its slots, so at
+ * least a quarter of the slots are inserted before the next rebuild: O(1)
+ * amortized per put even when the live count sits just under half (a rebuild
+ * at the same size would then purge the tombstones and leave the table full
+ * again, one rebuild per put). */
 static int uid_grow(sim_uidmap_t *m) {
     size_t cap = m->cap ? m->cap : 1024;
-    while ((m->count + 1) * 2 > cap) cap *= 2;
+    while ((m->count + 1) * 4 > cap) cap *= 2;
+    m->rebuilds++;
     sim_req_t **slots = calloc(cap, sizeof *slots);
     if (slots == NULL) return -1;
     for (size_t i = 0; i < m->cap; i++) {
@@ -211,12 +256,13 @@ static void process_now(sim_world_t *w, sim_node_server_t *s, uint32_t src, cons
     sim_log_record(w->log, now, SIM_LOG_SERVER, si, v, (v == SIM_SRV_ANSWERED || v == SIM_SRV_REPLAYED) && res.allowed);
     if ((v == SIM_SRV_ANSWERED || v == SIM_SRV_REPLAYED) && res.is_request) {
         sim_req_t *r = sim_uid_find(w, res.unique_id);
-        if (r != NULL && !r->is_report && v == SIM_SRV_ANSWERED) {
+        if (r != NULL && r->ext != NULL && v == SIM_SRV_ANSWERED) {
             /* the first fresh decision of each server: the oracle instant if the client selects it */
+            sim_ext_t *e = r->ext;
             bool known = false;
-            for (uint8_t k = 0; k < r->n_fresh; k++) known |= r->fresh[k].server == si;
-            if (!known && r->n_fresh < SIM_REQ_FRESH) {
-                r->fresh[r->n_fresh++] = (sim_fresh_t){si, now, sim_server_now_ms(w, s), pseq};
+            for (uint8_t k = 0; k < e->n_fresh; k++) known |= e->fresh[k].server == si;
+            if (!known && e->n_fresh < SIM_REQ_FRESH) {
+                e->fresh[e->n_fresh++] = (sim_fresh_t){si, (int32_t)s->skew_ms, now, pseq};
             }
         }
         if (r != NULL && !r->is_report && si < 64) {
@@ -339,7 +385,10 @@ int sim_servers_create(sim_world_t *w) {
     sim_server_params_t op;
     memset(&op, 0, sizeof op);
     op.server_start_s = SIM_RUN_EPOCH_MS / 1000u;
-    op.dedup_capacity = 1u << 20;
+    /* each request reaches the oracle once: its dedup cache never hits, so
+     * entries live 1 ms and the cache stays small (healthy: no loss) */
+    op.dedup_capacity = 4096;
+    op.dedup_ttl_cap_ms = 1;
     sim_rng_t rng;
     sim_rng_entity(&rng, w->seed, SIM_STREAM_SERVER, 0xFFFFu, SIM_PURPOSE_SERVER);
     w->oracle = sim_server_new(&op, &rng);
@@ -357,5 +406,7 @@ void sim_servers_destroy(sim_world_t *w) {
     free(w->pkt_free);
     for (size_t i = 0; i < w->n_req_blocks; i++) free(w->req_blocks[i]);
     free(w->req_blocks);
+    for (size_t i = 0; i < w->n_ext_blocks; i++) free(w->ext_blocks[i]);
+    free(w->ext_blocks);
     free(w->uids.slots);
 }

@@ -71,8 +71,6 @@ int sim_oracle_queue(sim_world_t *w, sim_req_t *r, uint64_t at_us, uint64_t pseq
     }
     w->oheap[i] = ev;
     r->oracle_pending = true;
-    r->oracle_at_us = at_us;
-    r->oracle_pseq = pseq;
     return 0;
 }
 

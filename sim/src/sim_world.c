@@ -252,6 +252,10 @@ static int setup(sim_world_t *w, const sim_run_opts_t *opts) {
 }
 
 static void teardown(sim_world_t *w) {
+    sim_req_forget_due(w, 0, true); /* decided requests and reports (after a failed run too) */
+    while (w->ifl_head != NULL) {  /* undecided requests and unrecorded reports drop their references */
+        sim_req_release(w, w->ifl_head);
+    }
     sim_hosts_destroy(w);          /* clients first: cancels requests, detaches DNS queries */
     if (w->dns) sim_dns_flush(w->dns);
     sim_req_forget_due(w, 0, true);

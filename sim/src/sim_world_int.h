@@ -23,20 +23,26 @@ typedef struct sim_host sim_host_t;
 /* One fresh server decision of a request (sim_nodes.c process_now). */
 typedef struct {
     uint32_t server;              /* server index */
+    int32_t skew_ms;              /* the server's clock skew then: its clock = run clock + skew */
     uint64_t run_us;              /* run clock (true clock) of the decision */
-    uint64_t server_ms;           /* the server's own clock then */
     uint64_t pseq;                /* global processing sequence: orders decisions at one instant */
 } sim_fresh_t;
 
 #define SIM_REQ_FRESH 4           /* first fresh decisions kept per request (one per server) */
-#define SIM_REQ_SNAP 8            /* snapshot members kept per request */
 
-/* One member of a request's membership snapshot: a server and the server_id
- * the client trusted for it when the request was sent. */
+/* What an undecided request needs only until its decision (pooled). */
+typedef struct sim_ext {
+    sim_fresh_t fresh[SIM_REQ_FRESH];
+    uint8_t n_fresh;
+    struct sim_ext *next;         /* free list */
+} sim_ext_t;
+
+/* The server_ids a client trusts, per server index (0: none), shared by the
+ * requests submitted under it (a new version per change, refcounted). */
 typedef struct {
-    uint32_t server;
-    uint64_t id;
-} sim_member_t;
+    uint32_t refs;
+    uint64_t id[];
+} sim_trust_t;
 
 /* One logical request, alive from submit until its decision (and, for late
  * response accounting, until its dedup deadline has passed); or, with
@@ -59,19 +65,16 @@ typedef struct sim_req {
     int status;                   /* client outcome once decided */
     bool client_allowed;
     sim_time_t decided_at;
-    int32_t snapshot_oldest;      /* server index: oldest destination of the initial fan-out, -1 none */
-    sim_member_t snap[SIM_REQ_SNAP]; /* the initial fan-out's destinations and their trusted ids */
-    uint8_t n_snap;
+    int32_t snapshot_oldest;      /* server index: oldest member of the snapshot (trusted ids), -1 none */
     uint32_t ref_server;          /* report: the oldest server it was sent to (its oracle instant) */
-    sim_fresh_t fresh[SIM_REQ_FRESH];
-    uint8_t n_fresh;
+    sim_trust_t *trust;           /* the identities trusted at submit (the snapshot's), a reference */
+    sim_ext_t *ext;               /* until the decision */
     /* the oracle (sim_oracle.c) */
     uint8_t *dgram;               /* first transmission (pooled buffer: 4-byte length + bytes), until applied */
     bool in_flight;               /* in the world's in-flight list (bounds the oracle's horizon) */
-    bool oracle_pending;          /* queued for the oracle at (oracle_at_us, oracle_pseq) */
+    bool oracle_pending;          /* queued for the oracle */
     bool oracle_applied;
     bool oracle_allowed;
-    uint64_t oracle_at_us, oracle_pseq;
     struct sim_req *ifl_prev, *ifl_next;
     sim_time_t forget_at;         /* drop from the uid map after this time */
     struct sim_req *next;         /* free list, or the forget queue once decided */
@@ -118,7 +121,9 @@ struct sim_host {
     long call_oldest;             /* server index with the smallest server_id sent to in this call, -1 none */
     uint64_t call_oldest_id;
     sim_req_t *reporting;         /* the report record of the current report call */
-    uint64_t *believed;           /* per server: the server_id this client trusts for its address, 0 none */
+    sim_trust_t *trust;           /* per server: the server_id this client trusts for its address, 0 none */
+    long call_snap_oldest;        /* submit: the snapshot's oldest destination by trusted id */
+    uint64_t call_snap_oldest_id;
     bool rebind_pending;
     sim_time_t rebind_asked_at;
 };
@@ -137,7 +142,8 @@ typedef struct {
 /* Hash map uid -> sim_req_t (open addressing, tombstones, grows). */
 typedef struct {
     sim_req_t **slots;
-    size_t cap, count, used;
+    size_t cap, count, used;      /* used = live + tombstones */
+    uint64_t rebuilds;            /* table rebuilds (growth or tombstone purge) */
 } sim_uidmap_t;
 
 /* Over-consumption accounting: (bucket_id, window index) -> allowed tokens. */
@@ -175,6 +181,9 @@ struct sim_world {
     uint64_t oracle_last_us, oracle_last_pseq;
     sim_uidmap_t uids;
     sim_req_t *free_reqs;         /* sim_req_t free list */
+    sim_ext_t *free_ext;          /* sim_ext_t free list */
+    sim_ext_t **ext_blocks;
+    size_t n_ext_blocks, cap_ext_blocks;
     sim_req_t *forget_head, *forget_tail; /* decided requests, in forget_at order */
     sim_req_t **req_blocks;       /* allocated blocks, freed at the end */
     size_t n_req_blocks, cap_req_blocks;
@@ -223,6 +232,9 @@ sim_req_t *sim_uid_find(sim_world_t *w, const uint8_t uid[16]);
 int sim_uid_put(sim_world_t *w, sim_req_t *r);
 void sim_uid_remove(sim_world_t *w, sim_req_t *r);
 sim_req_t *sim_req_alloc(sim_world_t *w);
+sim_ext_t *sim_ext_get(sim_world_t *w);
+void sim_ext_put(sim_world_t *w, sim_ext_t *e);
+void sim_trust_release(sim_trust_t *t);
 void sim_req_release(sim_world_t *w, sim_req_t *r);
 /* Queue a decided request; release every queued one whose forget_at <= now. */
 void sim_req_forget_later(sim_world_t *w, sim_req_t *r);
