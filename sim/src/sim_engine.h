@@ -77,7 +77,12 @@ typedef enum {
     SIM_LOG_DNS = 7,        /* a: client, b: query kind, c: answer size or failure */
     SIM_LOG_FAULT = 8,      /* a: fault kind, b: target, c: parameter */
     SIM_LOG_REPORT = 9,     /* a: client, b: reports, c: sent */
-    SIM_LOG_STEERING = 10   /* a: client, b: server_id low bits, c: 0 */
+    SIM_LOG_STEERING = 10,  /* a: client, b: server_id low bits, c: 0 */
+    SIM_LOG_XMIT = 11,      /* a: client, b: request seq (report seq for class 3), c: class << 32 | dst node */
+    SIM_LOG_SHAPE = 12,     /* a: client, b: request seq, c: mix index */
+    SIM_LOG_SREQ = 13,      /* a: server, b: client, c: request seq (follows its "server" record) */
+    SIM_LOG_SREP = 14,      /* a: server, b: client, c: report seq (follows its "server" record) */
+    SIM_LOG_RSHAPE = 15     /* a: client, b: report seq, c: mix index << 32 | observed latency (ms) */
 } sim_log_kind_t;
 
 typedef struct sim_log sim_log_t;

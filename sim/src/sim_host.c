@@ -65,6 +65,8 @@ static int h_send(void *ctx, const r_addr_t *to, const uint8_t *data, size_t len
     }
     h->call_sends++;
     w->m.datagrams_sent++;
+    sim_tl_add(w, h->index, sim_engine_now(&w->engine), SIM_TL_DATAGRAMS_SENT, 1);
+    if (h->n_call_dst < sizeof h->call_dst / sizeof h->call_dst[0]) h->call_dst[h->n_call_dst++] = dst;
     return sim_net_send(w->net, h->node, dst, data, len) == 0 ? 0 : -1;
 }
 
@@ -77,6 +79,21 @@ static void call_begin(sim_host_t *h, sim_call_t call) {
     h->call_oldest_id = 0;
     h->call_snap_oldest = -1;
     h->call_snap_oldest_id = 0;
+    h->n_call_dst = 0;
+}
+
+/* A call into the core ended: one xmit record per send, naming the request
+ * (seq; for a report its report number) and the send's class (docs/traces.md
+ * "Event log"): 0 initial fan-out, 1 replay, 2 completion delivery, 3 report. */
+static void call_end(sim_host_t *h, uint64_t seq, uint64_t cls) {
+    sim_world_t *w = h->w;
+    sim_time_t now = sim_engine_now(&w->engine);
+    for (size_t i = 0; i < h->n_call_dst; i++) {
+        sim_log_record(w->log, now, SIM_LOG_XMIT, h->index, seq, cls << 32 | h->call_dst[i]);
+    }
+    if (cls == 1) sim_tl_add(w, h->index, now, SIM_TL_REPLAYS_SENT, h->call_sends);
+    if (cls == 2) sim_tl_add(w, h->index, now, SIM_TL_COMPLETION_SENDS, h->call_sends);
+    h->call = SIM_CALL_NONE;
 }
 
 static uint64_t h_now(void *ctx) {
@@ -156,7 +173,7 @@ static void ev_timer(void *ctx, uint64_t gen, void *ptr) {
     } else {
         h->w->m.replays_sent += h->call_sends;
     }
-    h->call = SIM_CALL_NONE;
+    call_end(h, r->seq, h->call_completed_ok ? 2 : 1);
     arm_timer(r);
 }
 
@@ -229,23 +246,32 @@ static void on_result(r_client_req_t *req, const r_rate_limit_result_t *res, voi
     if (res->status == RCLIENT_OK) {
         h->call_completed_ok = true;
         w->m.decided++;
+        sim_tl_add(w, h->index, r->submitted_at, SIM_TL_DECIDED, 1);
+        sim_tl_latency(w, h->index, r->submitted_at, now - r->submitted_at);
         const sim_fresh_t *f = selected_fresh(r, si);
         if (r->client_allowed) {
             w->m.allowed++;
+            sim_tl_add(w, h->index, r->submitted_at, SIM_TL_ALLOWED, 1);
             /* counted in the window of the grant, on the clock of the server that made it */
             uint64_t clock_ms = f != NULL ? (uint64_t)((int64_t)(SIM_RUN_EPOCH_MS + f->run_us / SIM_US_PER_MS) + f->skew_ms)
                                 : si >= 0 ? sim_server_now_ms(w, &w->servers[si]) : sim_run_ms(w);
             if (sim_metrics_allowed_tokens(w, h->cfg->key_id, &h->shapes[r->mix], clock_ms) != 0) w->failed = true;
         } else {
             w->m.denied++;
+            sim_tl_add(w, h->index, r->submitted_at, SIM_TL_DENIED, 1);
         }
         sim_metrics_latency(w, now - r->submitted_at);
         if (sim_oracle_queue(w, r, f != NULL ? f->run_us : now, f != NULL ? f->pseq : w->pseq) != 0) w->failed = true;
-        if (si >= 0 && si == r->snapshot_oldest) w->oldest_selected++;
+        if (si >= 0 && si == r->snapshot_oldest) {
+            w->oldest_selected++;
+            sim_tl_add(w, h->index, r->submitted_at, SIM_TL_OLDEST_SELECTED, 1);
+        }
     } else if (res->status == RCLIENT_ERR_TIMEOUT) {
         w->m.timeouts++;
+        sim_tl_add(w, h->index, r->submitted_at, SIM_TL_TIMEOUTS, 1);
     } else {
         w->m.io_failures++;
+        sim_tl_add(w, h->index, r->submitted_at, SIM_TL_IO_FAILURES, 1);
     }
     if (r->ext != NULL) {
         sim_ext_put(w, r->ext); /* the fresh decisions are needed no longer */
@@ -283,10 +309,14 @@ static void ev_report(void *ctx, uint64_t arg, void *ptr) {
     call_begin(h, SIM_CALL_REPORT);
     h->reporting = NULL;
     int rc = r_client_report_latency(h->client, reps, s->n_guards);
-    h->call = SIM_CALL_NONE;
+    uint64_t report_seq = h->next_report++;
+    sim_log_record(w->log, sim_engine_now(&w->engine), SIM_LOG_RSHAPE, h->index, report_seq,
+                   (arg >> 32) << 32 | (arg & 0xFFFFFFFFu));
+    call_end(h, report_seq, 3);
     sim_req_t *rep = h->reporting;
     h->reporting = NULL;
     if (rep != NULL) {
+        rep->seq = report_seq;
         /* applied by the oracle when its reference server records it; forgotten after 5 s */
         rep->ref_server = h->call_oldest >= 0 ? (uint32_t)h->call_oldest : 0;
         rep->decided = true;
@@ -296,7 +326,10 @@ static void ev_report(void *ctx, uint64_t arg, void *ptr) {
         rep->forget_at = sim_engine_now(&w->engine) + FORGET_AFTER_US;
         sim_req_forget_later(w, rep);
     }
-    if (rc == RCLIENT_OK) w->m.reports_sent++;
+    if (rc == RCLIENT_OK) {
+        w->m.reports_sent++;
+        sim_tl_add(w, h->index, sim_engine_now(&w->engine), SIM_TL_REPORTS_SENT, 1);
+    }
     sim_log_record(w->log, sim_engine_now(&w->engine), SIM_LOG_REPORT, h->index, s->n_guards, rc == RCLIENT_OK);
 }
 
@@ -363,7 +396,6 @@ static void ev_arrival(void *ctx, uint64_t arg, void *ptr) {
     r_client_req_t *req = NULL;
     int rc = r_client_check_rate_limit_async(h->client, s->res, s->n_res, s->guards, s->n_guards, s->label, 0,
                                              on_result, r, &req);
-    h->call = SIM_CALL_NONE;
     h->calling = NULL;
     /* c: the low 64 bits of the unique_id the client drew (so every seed
      * leaves its mark in the log), or the submit error. */
@@ -373,10 +405,14 @@ static void ev_arrival(void *ctx, uint64_t arg, void *ptr) {
     }
     sim_log_record(w->log, r->submitted_at, SIM_LOG_SUBMIT, h->index, r->seq,
                    rc == RCLIENT_OK ? uid_lo : (uint64_t)(uint32_t)(-rc));
+    sim_log_record(w->log, r->submitted_at, SIM_LOG_SHAPE, h->index, r->seq, r->mix);
+    call_end(h, r->seq, 0);
     w->m.submitted++; /* every logical request the application submitted */
+    sim_tl_add(w, h->index, r->submitted_at, SIM_TL_SUBMITTED, 1);
     if (rc != RCLIENT_OK || req == NULL) {
         if (rc != RCLIENT_OK) {
             w->m.submit_errors++;
+            sim_tl_add(w, h->index, r->submitted_at, SIM_TL_SUBMIT_ERRORS, 1);
             record_expectations(w, r, rc, 0); /* the request takes its number and the submit's error */
         }
         if (!r->decided) sim_req_release(w, r);
@@ -405,15 +441,19 @@ void sim_host_deliver(sim_world_t *w, sim_host_t *h, uint32_t src, const uint8_t
         uint64_t id = 0;
         for (int k = 0; k < 8; k++) id |= (uint64_t)data[4 + k] << (8 * k); /* response key_id = server_id */
         untrusted = r->trust == NULL || id != r->trust->id[si];
-        if (untrusted) w->m.untrusted_responses++;
+        if (untrusted) {
+            w->m.untrusted_responses++;
+            sim_tl_add(w, h->index, sim_engine_now(&w->engine), SIM_TL_UNTRUSTED_RESPONSES, 1);
+        }
         if (si < 64 && !untrusted) r->delivered_mask |= 1ull << si;
     }
     call_begin(h, SIM_CALL_DATAGRAM);
     int rc = r_client_on_datagram(h->client, data, len);
     w->m.completion_sends += h->call_sends;
-    h->call = SIM_CALL_NONE;
+    call_end(h, r != NULL ? r->seq : UINT64_MAX, 2);
     if (rc != RCLIENT_OK) {
         w->m.invalid_datagrams++;
+        sim_tl_add(w, h->index, sim_engine_now(&w->engine), SIM_TL_INVALID_DATAGRAMS, 1);
         if (rc == RCLIENT_ERR_PROTOCOL) w->m.invalid_protocol++;
         else if (rc == RCLIENT_ERR_AUTH) w->m.invalid_auth++;
         else w->m.invalid_other++;
@@ -421,7 +461,10 @@ void sim_host_deliver(sim_world_t *w, sim_host_t *h, uint32_t src, const uint8_t
     }
     if (r != NULL) {
         if (r->decided && !h->call_completed_ok) {
-            if (!untrusted) w->m.late_responses++;
+            if (!untrusted) {
+                w->m.late_responses++;
+                sim_tl_add(w, h->index, sim_engine_now(&w->engine), SIM_TL_LATE_RESPONSES, 1);
+            }
         } else {
             arm_timer(r);
         }

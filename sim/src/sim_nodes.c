@@ -254,6 +254,13 @@ static void process_now(sim_world_t *w, sim_node_server_t *s, uint32_t src, cons
     uint64_t pseq = ++w->pseq;
     sim_time_t now = sim_engine_now(&w->engine);
     sim_log_record(w->log, now, SIM_LOG_SERVER, si, v, (v == SIM_SRV_ANSWERED || v == SIM_SRV_REPLAYED) && res.allowed);
+    if ((v == SIM_SRV_ANSWERED || v == SIM_SRV_REPLAYED || v == SIM_SRV_REPORT)) {
+        /* which logical request (or report) this was, for an independent reading of the log */
+        sim_req_t *q = sim_uid_find(w, res.unique_id);
+        if (q != NULL && q->host != NULL && q->is_report == (v == SIM_SRV_REPORT)) {
+            sim_log_record(w->log, now, q->is_report ? SIM_LOG_SREP : SIM_LOG_SREQ, si, q->host->index, q->seq);
+        }
+    }
     if ((v == SIM_SRV_ANSWERED || v == SIM_SRV_REPLAYED) && res.is_request) {
         sim_req_t *r = sim_uid_find(w, res.unique_id);
         if (r != NULL && r->ext != NULL && v == SIM_SRV_ANSWERED) {

@@ -119,8 +119,14 @@ static void apply(sim_world_t *w, const sim_oracle_ev_t *ev) {
     if (r->is_report) return;
     r->oracle_allowed = allowed;
     bool wrong = r->client_allowed != allowed;
-    if (r->client_allowed && !allowed) w->m.false_allows++;
-    if (!r->client_allowed && allowed) w->m.false_denies++;
+    if (r->client_allowed && !allowed) {
+        w->m.false_allows++;
+        sim_tl_add(w, r->host->index, r->submitted_at, SIM_TL_FALSE_ALLOWS, 1);
+    }
+    if (!r->client_allowed && allowed) {
+        w->m.false_denies++;
+        sim_tl_add(w, r->host->index, r->submitted_at, SIM_TL_FALSE_DENIES, 1);
+    }
     if (wrong && w->has_fault && r->decided_at >= w->last_fault && r->decided_at > w->last_wrong) {
         w->last_wrong = r->decided_at;
     }

@@ -219,6 +219,7 @@ static int setup(sim_world_t *w, const sim_run_opts_t *opts) {
     if (sim_engine_init(&w->engine) != 0) return -1;
     w->log = sim_log_new(opts != NULL ? opts->events : NULL);
     if (w->log == NULL) return -1;
+    if (opts != NULL && opts->timeline != NULL && opts->timeline_ms > 0) sim_timeline_init(w, opts->timeline_ms);
     w->n_hosts = cfg->n_clients; /* node numbering needs it before hosts exist */
     if (sim_servers_create(w) != 0) return -1;
     if (check_names(w) != 0) return -1;
@@ -264,6 +265,7 @@ static void teardown(sim_world_t *w) {
     sim_servers_destroy(w);
     sim_metrics_free(w);
     sim_oracle_free(w);
+    sim_timeline_free(w);
     sim_log_free(w->log);
     sim_engine_free(&w->engine);
     free(w->expect_server_id);
@@ -281,8 +283,10 @@ int sim_run(const sim_config_t *cfg, uint64_t seed, const sim_run_opts_t *opts, 
     int rc = setup(w, opts);
     if (rc == 0) {
         out->events = sim_engine_run(&w->engine, w->end_arrivals + DRAIN_US);
-        if (w->failed) {
+        if (w->failed && w->err[0] == '\0') {
             snprintf(w->err, sizeof w->err, "out of memory during the run");
+            rc = -1;
+        } else if (w->failed) {
             rc = -1;
         }
     } else if (w->err[0] == '\0') {
@@ -292,6 +296,7 @@ int sim_run(const sim_config_t *cfg, uint64_t seed, const sim_run_opts_t *opts, 
         sim_oracle_flush(w, true);
         sim_req_forget_due(w, 0, true);
         sim_metrics_finish(w);
+        if (opts != NULL) (void)sim_timeline_write(w, opts->timeline); /* write errors: the caller's ferror */
         out->seed = seed;
         out->metrics = w->m;
         out->log_records = sim_log_count(w->log);

@@ -70,6 +70,8 @@ typedef struct {
 
 typedef struct {
     FILE *events;                     /* text event log, or NULL */
+    FILE *timeline;                   /* --timeline CSV (docs/traces.md "Timeline"), or NULL */
+    uint32_t timeline_ms;             /* its window length, ms (> 0 with timeline) */
 } sim_run_opts_t;
 
 /* Run cfg with seed. Returns 0 with *out filled (free with sim_result_free),

@@ -53,7 +53,7 @@ typedef struct sim_req {
     r_client_req_t *req;          /* NULL once decided */
     uint8_t uid[16];
     bool uid_known;
-    bool is_report;
+    bool is_report;               /* seq is then the client's report number */
     sim_time_t submitted_at;      /* submit (a report: its send) */
     sim_time_t timer_at;          /* scheduled timer event time, 0 = none */
     uint32_t timer_gen;
@@ -121,6 +121,9 @@ struct sim_host {
     long call_oldest;             /* server index with the smallest server_id sent to in this call, -1 none */
     uint64_t call_oldest_id;
     sim_req_t *reporting;         /* the report record of the current report call */
+    uint64_t next_report;         /* reports numbered from 0 per client (event log) */
+    uint32_t call_dst[64];        /* destinations of this call's sends, for the xmit records */
+    size_t n_call_dst;
     sim_trust_t *trust;           /* per server: the server_id this client trusts for its address, 0 none */
     long call_snap_oldest;        /* submit: the snapshot's oldest destination by trusted id */
     uint64_t call_snap_oldest_id;
@@ -207,6 +210,12 @@ struct sim_world {
     uint64_t *expect_server_id;   /* cfg->n_expects */
     int *expect_status;
     bool *expect_seen;
+    /* --timeline: per client and window counters (sim_timeline.c) */
+    uint64_t tl_us;               /* window length, 0 = off */
+    struct sim_tl_cell *tl;       /* [client][window], n_tl windows per client */
+    size_t n_tl;
+    struct sim_tl_lat *tl_lat;    /* (client, window, latency) of every decision */
+    size_t n_tl_lat, cap_tl_lat;
     char err[200];
     bool failed;                  /* a setup error after start */
 };
@@ -254,6 +263,19 @@ void sim_oracle_flush(sim_world_t *w, bool all);
 /* Apply r now if it is still queued (with everything queued before it). */
 void sim_oracle_settle(sim_world_t *w, sim_req_t *r);
 void sim_oracle_free(sim_world_t *w);
+
+/* sim_timeline.c - --timeline CSV (docs/traces.md "Timeline") */
+typedef enum {
+    SIM_TL_SUBMITTED, SIM_TL_SUBMIT_ERRORS, SIM_TL_DECIDED, SIM_TL_ALLOWED, SIM_TL_DENIED, SIM_TL_TIMEOUTS,
+    SIM_TL_IO_FAILURES, SIM_TL_FALSE_ALLOWS, SIM_TL_FALSE_DENIES, SIM_TL_OLDEST_SELECTED,
+    SIM_TL_DATAGRAMS_SENT, SIM_TL_REPLAYS_SENT, SIM_TL_COMPLETION_SENDS, SIM_TL_LATE_RESPONSES,
+    SIM_TL_UNTRUSTED_RESPONSES, SIM_TL_INVALID_DATAGRAMS, SIM_TL_REPORTS_SENT, SIM_TL_FIELDS
+} sim_tl_field_t;
+int sim_timeline_init(sim_world_t *w, uint32_t window_ms);
+void sim_tl_add(sim_world_t *w, uint32_t client, sim_time_t at, sim_tl_field_t f, uint64_t n);
+void sim_tl_latency(sim_world_t *w, uint32_t client, sim_time_t submitted_at, sim_time_t latency_us);
+int sim_timeline_write(sim_world_t *w, FILE *out);
+void sim_timeline_free(sim_world_t *w);
 
 /* sim_metrics.c */
 int sim_metrics_latency(sim_world_t *w, sim_time_t latency_us);

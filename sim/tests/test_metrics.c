@@ -2,11 +2,13 @@
  * oldest_selected against the request's membership snapshot, responses from
  * an identity the snapshot does not trust counted by class (never as late
  * responses). */
+#define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -70,10 +72,47 @@ static void test_untrusted_identity_counted(void **state) {
     assert_int_equal(m.invalid_datagrams, m.invalid_protocol + m.invalid_auth + m.invalid_other);
 }
 
+/* --timeline 25: five scripted requests at 0, 10, 20, 30, 40 ms against a
+ * limit of 3 per second: window 0 holds three allowed, window 25 two denied. */
+static void test_timeline_rows(void **state) {
+    (void)state;
+    static const char T[] =
+        "{\"schema\": \"ratelimitly-trace/v1\", \"duration_ms\": 100,"
+        " \"servers\": [{\"name\": \"A\"}, {\"name\": \"B\"}],"
+        " \"clients\": [{\"name\": \"c1\", \"auth\": \"cookie\", \"use_dns\": false,"
+        "   \"arrivals\": {\"kind\": \"scripted\", \"at_ms\": [0, 10, 20, 30, 40]},"
+        "   \"mix\": [{\"resources\": [{\"bucket\": \"api\", \"rate_limit\": 3}]}]}]}";
+    sim_config_t cfg;
+    char err[300];
+    if (sim_trace_parse(T, strlen(T), "t.json", &cfg, err, sizeof err) != 0) fail_msg("%s", err);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    sim_run_opts_t o = {.events = NULL, .timeline = f, .timeline_ms = 25};
+    sim_result_t r;
+    if (sim_run(&cfg, 1, &o, &r, err, sizeof err) != 0) fail_msg("%s", err);
+    fclose(f);
+    const char *head = "window_start_ms,client,submitted,submit_errors,decided,allowed,denied,timeouts,io_failures,"
+                       "false_allows,false_denies,oldest_selected,";
+    assert_memory_equal(buf, head, strlen(head));
+    const char *row0 = strstr(buf, "\n0,c1,");
+    const char *row1 = strstr(buf, "\n25,c1,");
+    assert_non_null(row0);
+    assert_non_null(row1);
+    assert_memory_equal(row0, "\n0,c1,3,0,3,3,0,0,0,0,0,3,", strlen("\n0,c1,3,0,3,3,0,0,0,0,0,3,"));
+    assert_memory_equal(row1, "\n25,c1,2,0,2,0,2,0,0,0,0,2,", strlen("\n25,c1,2,0,2,0,2,0,0,0,0,2,"));
+    assert_null(strstr(buf, "\n50,c1,")); /* nothing after the last busy window */
+    free(buf);
+    sim_result_free(&r);
+    sim_config_free(&cfg);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_oldest_selected_against_snapshot),
         cmocka_unit_test(test_untrusted_identity_counted),
+        cmocka_unit_test(test_timeline_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
