@@ -21,6 +21,8 @@ typedef struct {
     uint32_t processing_us;           /* per-datagram processing delay */
     uint32_t processing_jitter_us;
     int64_t clock_skew_ms;            /* server clock = run clock + skew */
+    int32_t clock_drift_ppm;          /* + drift: the clock gains ppm microseconds per second of run time */
+    uint32_t queue_capacity;          /* > 0: one FIFO service queue of this many datagrams (overload) */
 } sim_server_cfg_t;
 
 typedef struct {
@@ -66,6 +68,9 @@ typedef struct {
     r_dns_refresh_config_t dns_refresh;
     bool use_dns;                     /* false: explicit endpoints = every server in DNS epoch 0 */
     int64_t clock_skew_ms;
+    int32_t clock_drift_ppm;          /* as for servers */
+    bool timer_late;                  /* timers fire late by a draw of timer_delay */
+    sim_latency_t timer_delay;
     sim_arrival_kind_t arrival;
     double rate_per_s;                /* Poisson */
     uint64_t *script_ms;              /* scripted submit times (owned) */

@@ -46,6 +46,7 @@ enum {
     SIM_PURPOSE_ARRIVALS = 17,   /* client: arrival gaps */
     SIM_PURPOSE_MIX = 18,        /* client: request mix choice */
     SIM_PURPOSE_SERVICE = 19,    /* client: service time of admitted work */
+    SIM_PURPOSE_TIMER = 20,      /* client: how late the host delivers a timer */
     SIM_PURPOSE_SERVER = 32      /* server: its own stream (sim_server_new) */
 };
 

@@ -14,9 +14,14 @@
 #define STEERING_APPLY_US 1000u  /* rebind completes 1 ms after the hint (outside the receive path) */
 #define FORGET_AFTER_US 5000000u /* keep decided requests 5 s for late-response and disagreement accounting */
 
-uint64_t sim_host_now_ms(const sim_host_t *h) {
-    int64_t t = (int64_t)sim_run_ms(h->w) + h->skew_ms;
+static uint64_t host_clock_at(const sim_host_t *h, sim_time_t run_us) {
+    int64_t t = (int64_t)(SIM_RUN_EPOCH_MS + run_us / SIM_US_PER_MS) + h->skew_ms +
+                sim_drift_ms(run_us, h->cfg->clock_drift_ppm);
     return (uint64_t)(t < 0 ? 0 : t);
+}
+
+uint64_t sim_host_now_ms(const sim_host_t *h) {
+    return host_clock_at(h, sim_engine_now(&h->w->engine));
 }
 
 /* ---- r_io_ops_t ------------------------------------------------------------ */
@@ -134,26 +139,37 @@ static void h_steering(void *ctx, uint64_t server_id) {
 
 static void ev_timer(void *ctx, uint64_t gen, void *ptr);
 
+/* The first whole run millisecond at which the client's clock reads client_ms. */
 static sim_time_t to_sim_time(const sim_host_t *h, uint64_t client_ms) {
     int64_t run_ms = (int64_t)client_ms - h->skew_ms - (int64_t)SIM_RUN_EPOCH_MS;
+    if (h->cfg->clock_drift_ppm != 0 && run_ms > 0) {
+        run_ms = (int64_t)((double)run_ms / (1.0 + (double)h->cfg->clock_drift_ppm * 1e-6));
+        while (run_ms > 0 && host_clock_at(h, (sim_time_t)(run_ms - 1) * SIM_US_PER_MS) >= client_ms) run_ms--;
+        while (host_clock_at(h, (sim_time_t)run_ms * SIM_US_PER_MS) < client_ms) run_ms++;
+    }
     return run_ms <= 0 ? 0 : (sim_time_t)run_ms * SIM_US_PER_MS;
 }
 
 /* Re-arm from the request's current absolute deadline (api.md: re-query after
  * every nonterminal datagram or timeout; a valid response can move it earlier). */
+static sim_time_t service_draw(sim_rng_t *rng, const sim_latency_t *l);
+
 static void arm_timer(sim_req_t *r) {
     if (r->req == NULL) {
         return;
     }
     sim_host_t *h = r->host;
     sim_world_t *w = h->w;
-    sim_time_t at = to_sim_time(h, r_client_request_deadline_ms(h->client, r->req));
-    if (at < sim_engine_now(&w->engine)) {
-        at = sim_engine_now(&w->engine);
+    sim_time_t base = to_sim_time(h, r_client_request_deadline_ms(h->client, r->req));
+    if (base < sim_engine_now(&w->engine)) {
+        base = sim_engine_now(&w->engine);
     }
-    if (r->timer_at == at && r->timer_at != 0) {
+    if (r->timer_at != 0 && r->timer_base == base) {
         return;
     }
+    /* a host that delivers timers late (timer_delay): one draw per armed deadline */
+    sim_time_t at = base + (h->cfg->timer_late ? service_draw(&h->rng_timer, &h->cfg->timer_delay) : 0);
+    r->timer_base = base;
     r->timer_at = at;
     r->timer_gen++;
     sim_engine_schedule(&w->engine, at, SIM_CLASS_TIMER, ev_timer, h, r->timer_gen, r);
@@ -613,6 +629,7 @@ int sim_hosts_create(sim_world_t *w) {
         sim_rng_entity(&h->rng_arrivals, w->seed, SIM_STREAM_WORKLOAD, i, SIM_PURPOSE_ARRIVALS);
         sim_rng_entity(&h->rng_mix, w->seed, SIM_STREAM_WORKLOAD, i, SIM_PURPOSE_MIX);
         sim_rng_entity(&h->rng_service, w->seed, SIM_STREAM_WORKLOAD, i, SIM_PURPOSE_SERVICE);
+        sim_rng_entity(&h->rng_timer, w->seed, SIM_STREAM_CLIENT, i, SIM_PURPOSE_TIMER);
         h->trust = calloc(1, sizeof *h->trust + (w->n_servers ? w->n_servers : 1) * sizeof h->trust->id[0]);
         if (h->trust != NULL) h->trust->refs = 1;
         if (h->trust == NULL || build_shapes(h) != 0 || create_client(w, h) != 0) {

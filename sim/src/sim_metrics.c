@@ -195,6 +195,8 @@ static const metric_desc_t METRICS[] = {
     U(overconsumed_windows, "(bucket, window) pairs over their limit"),
     U(datagrams_sent, "datagrams sent by clients"),
     U(datagrams_lost, "datagrams lost, both directions (loss, down, partition)"),
+    U(queue_drops, "datagrams dropped by a full server queue"),
+    U(down_drops, "datagrams reaching a server in restart downtime"),
     U(replays_sent, "replay datagrams"),
     U(completion_sends, "completion-delivery datagrams"),
     U(duplicate_deliveries, "server dedup hits"),

@@ -39,8 +39,13 @@ uint64_t sim_run_ms(const sim_world_t *w) {
     return SIM_RUN_EPOCH_MS + sim_engine_now(&w->engine) / SIM_US_PER_MS;
 }
 
+/* Drift: ppm microseconds gained per second of run time, in whole ms. */
+int64_t sim_drift_ms(sim_time_t run_us, int32_t ppm) {
+    return (int64_t)run_us * ppm / 1000000000ll;
+}
+
 uint64_t sim_server_now_ms(const sim_world_t *w, const sim_node_server_t *s) {
-    int64_t t = (int64_t)sim_run_ms(w) + s->skew_ms;
+    int64_t t = (int64_t)sim_run_ms(w) + s->skew_ms + sim_drift_ms(sim_engine_now(&w->engine), s->cfg->clock_drift_ppm);
     return (uint64_t)(t < 0 ? 0 : t);
 }
 
@@ -269,7 +274,8 @@ static void process_now(sim_world_t *w, sim_node_server_t *s, uint32_t src, cons
             bool known = false;
             for (uint8_t k = 0; k < e->n_fresh; k++) known |= e->fresh[k].server == si;
             if (!known && e->n_fresh < SIM_REQ_FRESH) {
-                e->fresh[e->n_fresh++] = (sim_fresh_t){si, (int32_t)s->skew_ms, now, pseq};
+                int64_t offset = (int64_t)sim_server_now_ms(w, s) - (int64_t)sim_run_ms(w); /* skew + drift */
+                e->fresh[e->n_fresh++] = (sim_fresh_t){si, (int32_t)offset, now, pseq};
             }
         }
         if (r != NULL && !r->is_report && si < 64) {
@@ -300,11 +306,12 @@ static void ev_process_pkt(void *ctx, uint64_t src, void *ptr) {
     uint8_t *p = ptr;
     uint32_t len;
     memcpy(&len, p, 4);
-    if (s->paused_until > sim_engine_now(&w->engine)) {
+    if (s->paused_until > sim_engine_now(&w->engine) && s->cfg->queue_capacity == 0) {
         /* paused (a pause began after this packet was queued): process at resume */
         sim_engine_schedule(&w->engine, s->paused_until, SIM_CLASS_DELIVER, ev_process_pkt, s, src, ptr);
         return;
     }
+    if (s->queued > 0) s->queued--;
     process_now(w, s, (uint32_t)src, p + 4, len);
     sim_pkt_put(w, p);
 }
@@ -313,6 +320,16 @@ static void ev_process_pkt(void *ctx, uint64_t src, void *ptr) {
  * when a pause ends (queued in arrival order, like a stalled listener). */
 void sim_server_deliver(sim_world_t *w, sim_node_server_t *s, uint32_t src, const uint8_t *data, size_t len) {
     sim_time_t now = sim_engine_now(&w->engine);
+    if (now < s->down_until) {
+        w->m.down_drops++; /* restarting: nothing listens */
+        sim_log_record(w->log, now, SIM_LOG_DROP, src, s->node, SIM_DROP_SERVER_DOWN);
+        return;
+    }
+    if (s->cfg->queue_capacity > 0 && s->queued >= s->cfg->queue_capacity) {
+        w->m.queue_drops++; /* overload: the service queue is full */
+        sim_log_record(w->log, now, SIM_LOG_DROP, src, s->node, SIM_DROP_QUEUE_FULL);
+        return;
+    }
     uint32_t delay = s->cfg->processing_us;
     if (s->cfg->processing_jitter_us) {
         /* the jitter stream of the link src -> server: its draws follow that link's packets only */
@@ -323,7 +340,7 @@ void sim_server_deliver(sim_world_t *w, sim_node_server_t *s, uint32_t src, cons
         }
         delay += (uint32_t)sim_rng_below(r, (uint64_t)s->cfg->processing_jitter_us + 1u);
     }
-    if (delay == 0 && s->paused_until <= now) {
+    if (delay == 0 && s->paused_until <= now && s->cfg->queue_capacity == 0) {
         process_now(w, s, src, data, len);
         return;
     }
@@ -336,6 +353,14 @@ void sim_server_deliver(sim_world_t *w, sim_node_server_t *s, uint32_t src, cons
     memcpy(p, &l32, 4);
     memcpy(p + 4, data, len);
     sim_time_t at = now + delay;
+    if (s->cfg->queue_capacity > 0) {
+        /* one server: datagrams are served one after another, in arrival order */
+        sim_time_t start = now > s->busy_until ? now : s->busy_until;
+        if (s->paused_until > start) start = s->paused_until;
+        at = start + delay;
+        s->busy_until = at;
+        s->queued++;
+    }
     if (s->paused_until > at) at = s->paused_until;
     sim_engine_schedule(&w->engine, at, SIM_CLASS_DELIVER, ev_process_pkt, s, src, p);
 }
@@ -352,8 +377,9 @@ uint64_t sim_server_id_at(const sim_world_t *w, size_t server, uint64_t at_ms) {
     /* restarts are applied in time order; faults are sorted by the loader */
     for (size_t i = 0; i < cfg->n_faults; i++) {
         const sim_fault_cfg_t *f = &cfg->faults[i];
-        if (f->kind == SIM_FAULT_RESTART && f->at_ms <= at_ms && strcmp(f->target, cfg->servers[server].name) == 0) {
-            start = restart_start_s(start, SIM_RUN_EPOCH_MS + f->at_ms);
+        uint64_t back_ms = f->at_ms + (uint64_t)(f->value > 0 ? f->value : 0); /* after any downtime */
+        if (f->kind == SIM_FAULT_RESTART && back_ms <= at_ms && strcmp(f->target, cfg->servers[server].name) == 0) {
+            start = restart_start_s(start, SIM_RUN_EPOCH_MS + back_ms);
         }
     }
     uint64_t id = 0;

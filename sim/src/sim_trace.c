@@ -19,7 +19,8 @@ const char *const sim_trace_metric_names[] = {
     "latency_p50_ms", "latency_p90_ms", "latency_p99_ms", "latency_max_ms", "false_allows", "false_denies",
     "false_allow_rate", "false_deny_rate", "disagreed", "false_allow_rate_disagree", "false_deny_rate_disagree",
     "oldest_selected_rate",
-    "overconsumed_tokens", "overconsumed_windows", "datagrams_sent", "datagrams_lost", "replays_sent",
+    "overconsumed_tokens", "overconsumed_windows", "datagrams_sent", "datagrams_lost", "queue_drops",
+    "down_drops", "replays_sent",
     "completion_sends", "duplicate_deliveries", "reprocessed", "dedup_utilization", "dedup_hit_age",
     "late_responses", "invalid_datagrams", "invalid_protocol", "invalid_auth", "invalid_other",
     "untrusted_responses", "contradictory", "convergence_ms", "steering_requests",
@@ -105,7 +106,7 @@ typedef struct {
 static const char *const server_keys[] = {"name", "start_s", "start_age_s", "listener_id", "node_id",
                                           "dedup_capacity", "dedup_ttl_cap_ms", "freshness_ms", "steer_mode",
                                           "steer_change_p", "processing_us", "processing_jitter_us",
-                                          "clock_skew_ms", NULL};
+                                          "clock_skew_ms", "clock_drift_ppm", "queue_capacity", NULL};
 static const char *const steer_names[] = {"keep", "change", "random"};
 
 static int server_start(tj_ctx_t *c, const json_t *o, const tj_path_t *p, server_tmpl_t *t) {
@@ -131,6 +132,7 @@ static int server_fields(tj_ctx_t *c, const json_t *o, const tj_path_t *p, serve
     sim_server_params_t *sp = &t->s.params;
     uint32_t v32 = 0;
     int mode = (int)sp->steer_mode;
+    int64_t drift = t->s.clock_drift_ppm;
     if (tj_object(c, o, p, tmpl ? server_keys + 1 : server_keys) != 0 || server_start(c, o, p, t) != 0) {
         return -1;
     }
@@ -150,9 +152,12 @@ static int server_fields(tj_ctx_t *c, const json_t *o, const tj_path_t *p, serve
         tj_enum(c, o, p, "steer_mode", steer_names, 3, &mode) < 0 ||
         tj_u32(c, o, p, "processing_us", 0, UINT32_MAX, &t->s.processing_us) < 0 ||
         tj_u32(c, o, p, "processing_jitter_us", 0, UINT32_MAX, &t->s.processing_jitter_us) < 0 ||
-        tj_i64(c, o, p, "clock_skew_ms", -ST_MAX_SKEW_MS, ST_MAX_SKEW_MS, &t->s.clock_skew_ms) < 0 || c->failed) {
+        tj_i64(c, o, p, "clock_skew_ms", -ST_MAX_SKEW_MS, ST_MAX_SKEW_MS, &t->s.clock_skew_ms) < 0 ||
+        tj_i64(c, o, p, "clock_drift_ppm", -ST_MAX_DRIFT_PPM, ST_MAX_DRIFT_PPM, &drift) < 0 ||
+        tj_u32(c, o, p, "queue_capacity", 0, UINT32_MAX, &t->s.queue_capacity) < 0 || c->failed) {
         return -1;
     }
+    t->s.clock_drift_ppm = (int32_t)drift;
     sp->steer_mode = (sim_steer_mode_t)mode;
     return 0;
 }

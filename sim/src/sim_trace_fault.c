@@ -14,7 +14,7 @@ static const char *const fault_keys[] = {"at_ms", "kind", "target", "duration_ms
 static const char *const fault_kinds[] = {"restart", "pause", "link", "partition", "dedup_degrade",
                                           "dedup_heal", "skew", "steering"};
 static const char *const fault_used[][12] = {
-    {"at_ms", "kind", "target", NULL},
+    {"at_ms", "kind", "target", "duration_ms", NULL},
     {"at_ms", "kind", "target", "duration_ms", NULL},
     {"at_ms", "kind", "from", "to", "symmetric", "latency", "loss", "duplicate_p", "reorder_p", "reorder_us", "down",
      NULL},
@@ -103,7 +103,9 @@ static int fault_members(tj_ctx_t *c, const sim_config_t *cfg, const json_t *o, 
                    : 0;
     case SIM_FAULT_STEERING:
         return fault_steering(c, o, p, f);
-    default: /* restart, dedup_heal: the target only */
+    case SIM_FAULT_RESTART: /* duration_ms: downtime before it comes back (default 0) */
+        return tj_i64(c, o, p, "duration_ms", 0, ST_MAX_DURATION_MS, &f->value) < 0 ? -1 : 0;
+    default: /* dedup_heal: the target only */
         return 0;
     }
 }
@@ -132,7 +134,7 @@ static int check_restart(tj_ctx_t *c, const sim_config_t *cfg, const tj_path_t *
     while (strcmp(cfg->servers[t].name, f->target) != 0) {
         t++;
     }
-    uint64_t now_s = RUN_EPOCH_S + f->at_ms / 1000u;
+    uint64_t now_s = RUN_EPOCH_S + (f->at_ms + (uint64_t)f->value) / 1000u; /* after the downtime */
     if (now_s == start[t]) {
         return tj_fail(c, p, "restart of %s in the second it started keeps its server_id; restart it later",
                        f->target);

@@ -87,6 +87,15 @@ static int setup_dns(sim_world_t *w) {
 
 /* ---- faults ------------------------------------------------------------------------------ */
 
+/* The end of a restart's downtime: the server comes back under its new identity. */
+static void ev_comeback(void *ctx, uint64_t idx, void *ptr) {
+    sim_node_server_t *s = ptr;
+    sim_world_t *w = ctx;
+    (void)idx;
+    s->down_until = 0;
+    sim_server_do_restart(w, s);
+}
+
 static void ev_fault(void *ctx, uint64_t idx, void *ptr) {
     (void)ptr;
     sim_world_t *w = ctx;
@@ -96,7 +105,14 @@ static void ev_fault(void *ctx, uint64_t idx, void *ptr) {
     long c = client_by_name(w, f->target);
     switch (f->kind) {
     case SIM_FAULT_RESTART:
-        if (s >= 0) sim_server_do_restart(w, &w->servers[s]);
+        if (s >= 0 && f->value > 0) {
+            /* down for duration_ms: every datagram dropped, then the new identity */
+            w->servers[s].down_until = now + (sim_time_t)f->value * SIM_US_PER_MS;
+            sim_engine_schedule(&w->engine, w->servers[s].down_until, SIM_CLASS_CONTROL, ev_comeback, w, idx,
+                                &w->servers[s]);
+        } else if (s >= 0) {
+            sim_server_do_restart(w, &w->servers[s]);
+        }
         break;
     case SIM_FAULT_PAUSE:
         if (s >= 0) {

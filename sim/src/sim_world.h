@@ -30,6 +30,8 @@ typedef struct {
     uint64_t overconsumed_windows;
     /* delivery */
     uint64_t datagrams_sent, datagrams_lost;
+    uint64_t queue_drops;             /* datagrams a server dropped because its queue was full (overload) */
+    uint64_t down_drops;              /* datagrams that reached a server during a restart's downtime */
     uint64_t replays_sent, completion_sends;
     uint64_t duplicate_deliveries;    /* server dedup hits (a replayed copy arrived within the window) */
     uint64_t reprocessed;             /* same unique_id decided afresh twice by one server (dedup lost) */

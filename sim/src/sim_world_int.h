@@ -56,6 +56,7 @@ typedef struct sim_req {
     bool is_report;               /* seq is then the client's report number */
     sim_time_t submitted_at;      /* submit (a report: its send) */
     sim_time_t timer_at;          /* scheduled timer event time, 0 = none */
+    sim_time_t timer_base;        /* the deadline it was armed for (timer_at adds the host's lateness) */
     uint32_t timer_gen;
     uint16_t mix;
     bool decided;
@@ -108,6 +109,7 @@ struct sim_host {
     sim_rng_t rng_arrivals;       /* arrival gaps */
     sim_rng_t rng_mix;            /* request mix choice */
     sim_rng_t rng_service;        /* service times of admitted work */
+    sim_rng_t rng_timer;          /* timer lateness */
     int64_t skew_ms;
     sim_shape_t *shapes;          /* cfg->n_mix */
     uint32_t total_weight;
@@ -138,6 +140,9 @@ typedef struct {
     const sim_server_cfg_t *cfg;
     int64_t skew_ms;
     sim_time_t paused_until;      /* 0 = running */
+    sim_time_t down_until;        /* a restart's downtime: datagrams dropped until then */
+    sim_time_t busy_until;        /* queue_capacity > 0: when the queue's last datagram is served */
+    uint32_t queued;              /* datagrams waiting or in service */
     uint64_t id_history[256];     /* server_ids this server has had (restarts; the loader caps restarts) */
     size_t n_ids;
 } sim_node_server_t;
@@ -237,6 +242,10 @@ uint64_t sim_server_id_at(const sim_world_t *w, size_t server, uint64_t at_ms);
 /* Apply a restart now: new, strictly younger start time. Returns 0 or -1. */
 int sim_server_do_restart(sim_world_t *w, sim_node_server_t *s);
 uint64_t sim_server_now_ms(const sim_world_t *w, const sim_node_server_t *s);
+int64_t sim_drift_ms(sim_time_t run_us, int32_t ppm);
+/* Drop reasons the servers log beyond the network's (sim_drop_reason_t 1..4). */
+#define SIM_DROP_QUEUE_FULL 5u
+#define SIM_DROP_SERVER_DOWN 6u
 sim_req_t *sim_uid_find(sim_world_t *w, const uint8_t uid[16]);
 int sim_uid_put(sim_world_t *w, sim_req_t *r);
 void sim_uid_remove(sim_world_t *w, sim_req_t *r);

@@ -1,0 +1,129 @@
+/* The faults a policy tuner needs (docs/traces.md "faults", "servers",
+ * "clients"): server overload (a bounded FIFO service queue), restart with
+ * downtime, late timers, clock drift. Expected values follow from the trace
+ * and the documented models. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sim_trace.h"
+#include "sim_world.h"
+
+static void run_text(const char *text, sim_metrics_t *m) {
+    sim_config_t cfg;
+    char err[300];
+    if (sim_trace_parse(text, strlen(text), "inline.json", &cfg, err, sizeof err) != 0) fail_msg("trace: %s", err);
+    sim_result_t r;
+    sim_run_opts_t o = {.events = NULL};
+    if (sim_run(&cfg, cfg.seed, &o, &r, err, sizeof err) != 0) fail_msg("run: %s", err);
+    *m = r.metrics;
+    if (r.expects_failed) fail_msg("%zu expectation(s) failed: %s", r.expects_failed, r.expects[0].message);
+    sim_result_free(&r);
+    sim_config_free(&cfg);
+}
+
+#define CLIENT_HEAD "{\"name\": \"c1\", \"auth\": \"cookie\", \"use_dns\": false,"
+#define ONE_RESOURCE "\"mix\": [{\"resources\": [{\"bucket\": \"api\", \"rate_limit\": 100}]}]"
+
+/* Five requests at 0 ms reach A together; its queue holds 2 (10 ms of service
+ * each), so 3 are dropped and, with no replay, time out. The second served
+ * answers after 20 ms of service. */
+static void test_overload_queue_drops_and_delays(void **state) {
+    (void)state;
+    static const char T[] =
+        "{\"schema\": \"ratelimitly-trace/v1\", \"duration_ms\": 100,"
+        " \"servers\": [{\"name\": \"A\", \"queue_capacity\": 2, \"processing_us\": 10000}],"
+        " \"clients\": [" CLIENT_HEAD " \"policy\": {\"replay_count\": 0, \"completion_delivery\": false},"
+        "   \"arrivals\": {\"kind\": \"scripted\", \"at_ms\": [0, 0, 0, 0, 0]}, " ONE_RESOURCE "}]}";
+    sim_metrics_t m;
+    run_text(T, &m);
+    assert_int_equal(m.queue_drops, 3);
+    assert_int_equal(m.decided, 2);
+    assert_int_equal(m.timeouts, 3);
+    assert_true(m.latency_max_ms >= 20.0 && m.latency_max_ms < 21.0); /* 250 us out, 20 ms served, 250 us back */
+}
+
+/* A restarts at 100 ms and is down for 200 ms; requests at 150 and 250 ms lose
+ * their send and their completion delivery to A (4 drops) and select B; at
+ * 400 ms A answers under its new identity, which the client does not trust
+ * (its first answer and the reply to the completion delivery). */
+static void test_restart_with_downtime(void **state) {
+    (void)state;
+    static const char T[] =
+        "{\"schema\": \"ratelimitly-trace/v1\", \"duration_ms\": 500,"
+        " \"servers\": [{\"name\": \"A\", \"start_age_s\": 86400}, {\"name\": \"B\", \"start_age_s\": 3600}],"
+        " \"clients\": [" CLIENT_HEAD " \"arrivals\": {\"kind\": \"scripted\", \"at_ms\": [150, 250, 400]}, "
+        ONE_RESOURCE "}],"
+        " \"faults\": [{\"at_ms\": 100, \"kind\": \"restart\", \"target\": \"A\", \"duration_ms\": 200}],"
+        " \"expectations\": [{\"kind\": \"selected\", \"client\": \"c1\", \"request\": 0, \"server\": \"B\"},"
+        "   {\"kind\": \"selected\", \"client\": \"c1\", \"request\": 2, \"server\": \"B\"}]}";
+    sim_metrics_t m;
+    run_text(T, &m);
+    assert_int_equal(m.decided, 3);
+    assert_int_equal(m.down_drops, 4);
+    assert_int_equal(m.untrusted_responses, 2);
+}
+
+/* A never answers (outbound partition), B does: the client selects B at the
+ * 20 ms preference deadline, and a host that delivers timers 5 ms late
+ * decides at 25 ms. */
+static void test_late_timers(void **state) {
+    (void)state;
+    static const char T[] =
+        "{\"schema\": \"ratelimitly-trace/v1\", \"duration_ms\": 300,"
+        " \"servers\": [{\"name\": \"A\", \"start_age_s\": 86400}, {\"name\": \"B\", \"start_age_s\": 3600}],"
+        " \"clients\": [" CLIENT_HEAD " \"timer_delay\": {\"kind\": \"const\", \"base_us\": 5000},"
+        "   \"arrivals\": {\"kind\": \"scripted\", \"at_ms\": [0, 100, 200]}, " ONE_RESOURCE "}],"
+        " \"faults\": [{\"at_ms\": 0, \"kind\": \"partition\", \"target\": \"A\", \"dir\": \"out\"}]}";
+    sim_metrics_t m;
+    run_text(T, &m);
+    assert_int_equal(m.decided, 3);
+    assert_true(m.latency_p50_ms >= 25.0 && m.latency_max_ms < 25.1);
+}
+
+/* A client clock 10 % slow (-100000 ppm) waits 20 of its ms for the preference
+ * deadline: about 22.2 ms of run time. */
+static void test_client_clock_drift(void **state) {
+    (void)state;
+    static const char T[] =
+        "{\"schema\": \"ratelimitly-trace/v1\", \"duration_ms\": 300,"
+        " \"servers\": [{\"name\": \"A\", \"start_age_s\": 86400}, {\"name\": \"B\", \"start_age_s\": 3600}],"
+        " \"clients\": [" CLIENT_HEAD " \"clock_drift_ppm\": -100000,"
+        "   \"arrivals\": {\"kind\": \"scripted\", \"at_ms\": [100, 200]}, " ONE_RESOURCE "}],"
+        " \"faults\": [{\"at_ms\": 0, \"kind\": \"partition\", \"target\": \"A\", \"dir\": \"out\"}]}";
+    sim_metrics_t m;
+    run_text(T, &m);
+    assert_int_equal(m.decided, 2);
+    assert_true(m.latency_p50_ms > 21.9 && m.latency_max_ms < 23.3);
+}
+
+/* A server clock 10 % fast with 1 s freshness: at 5 s it is 0.5 s ahead
+ * (fresh), at 12 s 1.2 s ahead (every request stale: a timeout). */
+static void test_server_clock_drift_makes_requests_stale(void **state) {
+    (void)state;
+    static const char T[] =
+        "{\"schema\": \"ratelimitly-trace/v1\", \"duration_ms\": 13000,"
+        " \"servers\": [{\"name\": \"A\", \"clock_drift_ppm\": 100000, \"freshness_ms\": 1000}],"
+        " \"clients\": [" CLIENT_HEAD " \"arrivals\": {\"kind\": \"scripted\", \"at_ms\": [5000, 12000]}, "
+        ONE_RESOURCE "}],"
+        " \"expectations\": [{\"kind\": \"status\", \"client\": \"c1\", \"request\": 0, \"status\": \"RCLIENT_OK\"},"
+        "   {\"kind\": \"status\", \"client\": \"c1\", \"request\": 1, \"status\": \"RCLIENT_ERR_TIMEOUT\"}]}";
+    sim_metrics_t m;
+    run_text(T, &m);
+    assert_int_equal(m.decided, 1);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_overload_queue_drops_and_delays),
+        cmocka_unit_test(test_restart_with_downtime),
+        cmocka_unit_test(test_late_timers),
+        cmocka_unit_test(test_client_clock_drift),
+        cmocka_unit_test(test_server_clock_drift_makes_requests_stale),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
