@@ -110,8 +110,17 @@ typedef enum {
     SIM_FAULT_DEDUP_DEGRADE = 5,  /* target server; p = loss probability, value = capacity */
     SIM_FAULT_DEDUP_HEAL = 6,     /* target server */
     SIM_FAULT_SKEW = 7,           /* target client or server; value = new skew ms (signed) */
-    SIM_FAULT_STEERING = 8        /* target server; value = sim_steer_mode_t, p = change probability */
+    SIM_FAULT_STEERING = 8,       /* target server; value = sim_steer_mode_t, p = change probability */
+    SIM_FAULT_INJECT = 9          /* target client, link.from server; dir = sim_inject_class_t, value = count */
 } sim_fault_kind_t;
+
+/* Datagrams a fault injects into a client as if from a server. */
+typedef enum {
+    SIM_INJECT_INVALID = 0,        /* random bytes */
+    SIM_INJECT_FORGED = 1,         /* the server's last response to the client, a byte of its auth value flipped */
+    SIM_INJECT_REPLAYED = 2,       /* that response again, unchanged */
+    SIM_INJECT_WRONG_IDENTITY = 3  /* that response with another server_id in its key_id */
+} sim_inject_class_t;
 
 typedef struct {
     uint64_t at_ms;

@@ -295,6 +295,11 @@ static void process_now(sim_world_t *w, sim_node_server_t *s, uint32_t src, cons
             if (sim_oracle_queue(w, r, now, pseq) != 0) w->failed = true;
         }
     }
+    if (out_len > 0 && s->last_resp != NULL && src < w->n_hosts && s->last_resp[src] != NULL) {
+        uint32_t l32 = (uint32_t)out_len; /* kept for inject faults (replayed, forged, wrong identity) */
+        memcpy(s->last_resp[src], &l32, 4);
+        memcpy(s->last_resp[src] + 4, out, out_len);
+    }
     if (out_len > 0) {
         sim_net_send(w->net, s->node, src, out, out_len);
     }
@@ -429,7 +434,13 @@ int sim_servers_create(sim_world_t *w) {
 }
 
 void sim_servers_destroy(sim_world_t *w) {
-    for (size_t i = 0; i < w->n_servers; i++) sim_server_free(w->servers[i].srv);
+    for (size_t i = 0; i < w->n_servers; i++) {
+        sim_server_free(w->servers[i].srv);
+        for (size_t c = 0; w->servers[i].last_resp != NULL && c < w->cfg->n_clients; c++) {
+            free(w->servers[i].last_resp[c]);
+        }
+        free(w->servers[i].last_resp);
+    }
     free(w->servers);
     w->servers = NULL;
     sim_server_free(w->oracle);

@@ -23,7 +23,7 @@ const char *const sim_trace_metric_names[] = {
     "down_drops", "replays_sent",
     "completion_sends", "duplicate_deliveries", "reprocessed", "dedup_utilization", "dedup_hit_age",
     "late_responses", "invalid_datagrams", "invalid_protocol", "invalid_auth", "invalid_other",
-    "untrusted_responses", "contradictory", "convergence_ms", "steering_requests",
+    "untrusted_responses", "injected_datagrams", "contradictory", "convergence_ms", "steering_requests",
     "steering_latency_ms", "dns_queries", "dns_failures", "reports_sent", NULL};
 
 bool sim_trace_metric_known(const char *key) {

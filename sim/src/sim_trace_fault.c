@@ -9,10 +9,11 @@
 
 static const char *const fault_keys[] = {"at_ms", "kind", "target", "duration_ms", "from", "to", "symmetric",
                                          "latency", "loss", "duplicate_p", "reorder_p", "reorder_us", "down",
-                                         "dir", "on", "loss_p", "capacity", "skew_ms", "mode", "change_p", NULL};
+                                         "dir", "on", "loss_p", "capacity", "skew_ms", "mode", "change_p", "class",
+                                         "count", NULL};
 /* sim_fault_kind_t order, from 1 */
 static const char *const fault_kinds[] = {"restart", "pause", "link", "partition", "dedup_degrade",
-                                          "dedup_heal", "skew", "steering"};
+                                          "dedup_heal", "skew", "steering", "inject"};
 static const char *const fault_used[][12] = {
     {"at_ms", "kind", "target", "duration_ms", NULL},
     {"at_ms", "kind", "target", "duration_ms", NULL},
@@ -23,7 +24,9 @@ static const char *const fault_used[][12] = {
     {"at_ms", "kind", "target", NULL},
     {"at_ms", "kind", "target", "skew_ms", NULL},
     {"at_ms", "kind", "target", "mode", "change_p", NULL},
+    {"at_ms", "kind", "target", "from", "class", "count", NULL},
 };
+static const char *const inject_names[] = {"invalid", "forged", "replayed", "wrong_identity"};
 static const char *const dir_names[] = {"in", "out", "both"}; /* sim_dir_t order, from 1 */
 static const char *const steer_names[] = {"keep", "change", "random"};
 
@@ -67,6 +70,18 @@ static int fault_members(tj_ctx_t *c, const sim_config_t *cfg, const json_t *o, 
                          sim_fault_cfg_t *f, bool *symmetric) {
     if (f->kind == SIM_FAULT_LINK) {
         return fault_link(c, cfg, o, p, f, symmetric);
+    }
+    if (f->kind == SIM_FAULT_INJECT) {
+        int cls = 0;
+        f->value = 1;
+        return tj_require(c, o, p, "target") != 0 ||
+                       st_node_ref(c, cfg, o, p, "target", false, ST_NODE_CLIENT, f->target) < 0 ||
+                       tj_require(c, o, p, "from") != 0 ||
+                       st_node_ref(c, cfg, o, p, "from", false, ST_NODE_SERVER, f->link.from) < 0 ||
+                       tj_require(c, o, p, "class") != 0 || tj_enum(c, o, p, "class", inject_names, 4, &cls) < 0 ||
+                       tj_i64(c, o, p, "count", 1, 1000000, &f->value) < 0
+                   ? -1
+                   : (f->dir = cls, 0);
     }
     bool any_node = f->kind == SIM_FAULT_PARTITION || f->kind == SIM_FAULT_SKEW;
     if (tj_require(c, o, p, "target") != 0 ||
@@ -117,7 +132,7 @@ static int parse_fault(tj_ctx_t *c, const sim_config_t *cfg, const json_t *o, co
     *symmetric = false;
     if (tj_object(c, o, p, fault_keys) != 0 || tj_require(c, o, p, "at_ms") != 0 ||
         tj_u64(c, o, p, "at_ms", 0, cfg->duration_ms, &f->at_ms) < 0 || tj_require(c, o, p, "kind") != 0 ||
-        tj_enum(c, o, p, "kind", fault_kinds, 8, &kind) < 0 ||
+        tj_enum(c, o, p, "kind", fault_kinds, 9, &kind) < 0 ||
         tj_object_kind(c, o, p, fault_keys, fault_used[kind], fault_kinds[kind]) != 0) {
         return -1;
     }

@@ -87,6 +87,36 @@ static int setup_dns(sim_world_t *w) {
 
 /* ---- faults ------------------------------------------------------------------------------ */
 
+/* Inject fault: count datagrams into the client as if from the server
+ * (docs/traces.md "faults"), delivered at once through the client's normal
+ * receive path, so the metrics classify them as any other datagram. */
+static void inject(sim_world_t *w, size_t idx, const sim_fault_cfg_t *f, long c, long s) {
+    if (c < 0 || s < 0) return;
+    sim_node_server_t *srv = &w->servers[s];
+    const uint8_t *last = srv->last_resp != NULL ? srv->last_resp[c] : NULL;
+    uint32_t last_len = 0;
+    if (last != NULL) memcpy(&last_len, last, 4);
+    sim_rng_t rng;
+    sim_rng_entity(&rng, w->seed, SIM_STREAM_FAULT, idx, 0);
+    for (int64_t k = 0; k < f->value; k++) {
+        uint8_t d[1500];
+        size_t len = 0;
+        if (f->dir == SIM_INJECT_INVALID) {
+            len = 16 + (size_t)sim_rng_below(&rng, 113); /* 16..128 random bytes */
+            sim_rng_bytes(&rng, d, len);
+        } else if (last_len >= 28) {
+            len = last_len;
+            memcpy(d, last + 4, len);
+            if (f->dir == SIM_INJECT_FORGED) d[48] ^= 0x01; /* first byte of the auth TLV's value (cookie, nonce) */
+            if (f->dir == SIM_INJECT_WRONG_IDENTITY) d[4] ^= 0x01; /* key_id = server_id, low byte */
+        }
+        if (len == 0) continue; /* nothing to replay yet */
+        w->m.injected_datagrams++;
+        sim_log_record(w->log, sim_engine_now(&w->engine), SIM_LOG_DELIVER, srv->node, (uint64_t)c, len);
+        sim_host_deliver(w, &w->hosts[c], srv->node, d, len);
+    }
+}
+
 /* The end of a restart's downtime: the server comes back under its new identity. */
 static void ev_comeback(void *ctx, uint64_t idx, void *ptr) {
     sim_node_server_t *s = ptr;
@@ -141,6 +171,9 @@ static void ev_fault(void *ctx, uint64_t idx, void *ptr) {
     case SIM_FAULT_STEERING:
         if (s >= 0) sim_server_set_steering(w->servers[s].srv, (sim_steer_mode_t)f->value, f->p);
         break;
+    case SIM_FAULT_INJECT:
+        inject(w, idx, f, c, server_by_name(w, f->link.from));
+        break;
     }
     sim_log_record(w->log, now, SIM_LOG_FAULT, (uint64_t)f->kind, idx, (uint64_t)f->value);
 }
@@ -149,6 +182,15 @@ static int check_names(sim_world_t *w) {
     const sim_config_t *cfg = w->cfg;
     for (size_t i = 0; i < cfg->n_faults; i++) {
         const sim_fault_cfg_t *f = &cfg->faults[i];
+        if (f->kind == SIM_FAULT_INJECT && f->dir != SIM_INJECT_INVALID) {
+            long s = server_by_name(w, f->link.from), c = client_by_name(w, f->target);
+            if (s < 0 || c < 0) continue;
+            sim_node_server_t *srv = &w->servers[s];
+            if (srv->last_resp == NULL) srv->last_resp = calloc(cfg->n_clients, sizeof *srv->last_resp);
+            if (srv->last_resp == NULL) return -1;
+            if (srv->last_resp[c] == NULL) srv->last_resp[c] = calloc(1, 1504);
+            if (srv->last_resp[c] == NULL) return -1;
+        }
         bool ok = f->kind == SIM_FAULT_LINK
                       ? node_by_name(w, f->link.from) != NODE_UNKNOWN && node_by_name(w, f->link.to) != NODE_UNKNOWN
                       : node_by_name(w, f->target) != NODE_UNKNOWN;

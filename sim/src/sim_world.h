@@ -40,10 +40,11 @@ typedef struct {
     /* responses seen by clients */
     uint64_t late_responses;          /* trusted responses for requests already completed */
     uint64_t invalid_datagrams;       /* r_client_on_datagram returned an error (every class) */
-    uint64_t invalid_protocol;        /* ... RCLIENT_ERR_PROTOCOL: malformed, wrong request, untrusted identity */
-    uint64_t invalid_auth;            /* ... RCLIENT_ERR_AUTH: authentication failed */
+    uint64_t invalid_protocol;        /* ... RCLIENT_ERR_PROTOCOL: malformed, AES tag, not the request's answer */
+    uint64_t invalid_auth;            /* ... RCLIENT_ERR_AUTH: wrong auth type, cookie mismatch */
     uint64_t invalid_other;           /* ... any other error */
     uint64_t untrusted_responses;     /* responses whose server_id is not the one the request's snapshot trusts */
+    uint64_t injected_datagrams;      /* datagrams inject faults delivered to clients (also counted by class) */
     uint64_t contradictory;           /* requests with both an allow and a deny from servers */
     /* faults */
     double convergence_ms;            /* last fault -> last wrong decision after it (0: none wrong) */

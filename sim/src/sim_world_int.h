@@ -143,6 +143,7 @@ typedef struct {
     sim_time_t down_until;        /* a restart's downtime: datagrams dropped until then */
     sim_time_t busy_until;        /* queue_capacity > 0: when the queue's last datagram is served */
     uint32_t queued;              /* datagrams waiting or in service */
+    uint8_t **last_resp;          /* per client: its last response (4-byte length + bytes), for inject faults */
     uint64_t id_history[256];     /* server_ids this server has had (restarts; the loader caps restarts) */
     size_t n_ids;
 } sim_node_server_t;

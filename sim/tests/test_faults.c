@@ -117,6 +117,35 @@ static void test_server_clock_drift_makes_requests_stale(void **state) {
     assert_int_equal(m.decided, 1);
 }
 
+/* c1's request at 10 ms: B answers at once, A's answer takes 15 ms on its
+ * way back, so at 20 ms the request waits for A. Injected then, as if from A:
+ * 3 random datagrams, A's answer with a byte of its cookie flipped, A's answer under
+ * another server_id (rejected or ignored, the request stays in flight), then A's
+ * answer replayed: valid, so the client selects A at 20 ms; A's genuine answer
+ * arrives late. */
+static void test_injected_datagrams_by_class(void **state) {
+    (void)state;
+    static const char T[] =
+        "{\"schema\": \"ratelimitly-trace/v1\", \"duration_ms\": 200,"
+        " \"servers\": [{\"name\": \"A\", \"start_age_s\": 86400}, {\"name\": \"B\", \"start_age_s\": 3600}],"
+        " \"clients\": [" CLIENT_HEAD " \"arrivals\": {\"kind\": \"scripted\", \"at_ms\": [10]}, " ONE_RESOURCE "}],"
+        " \"links\": {\"overrides\": [{\"from\": \"A\", \"to\": \"c1\", \"latency\": {\"base_us\": 15000}}]},"
+        " \"faults\": [{\"at_ms\": 20, \"kind\": \"inject\", \"target\": \"c1\", \"from\": \"A\", \"class\": \"invalid\", \"count\": 3},"
+        "   {\"at_ms\": 20, \"kind\": \"inject\", \"target\": \"c1\", \"from\": \"A\", \"class\": \"forged\"},"
+        "   {\"at_ms\": 20, \"kind\": \"inject\", \"target\": \"c1\", \"from\": \"A\", \"class\": \"wrong_identity\"},"
+        "   {\"at_ms\": 20, \"kind\": \"inject\", \"target\": \"c1\", \"from\": \"A\", \"class\": \"replayed\"}],"
+        " \"expectations\": [{\"kind\": \"selected\", \"client\": \"c1\", \"request\": 0, \"server\": \"A\"}]}";
+    sim_metrics_t m;
+    run_text(T, &m);
+    assert_int_equal(m.injected_datagrams, 6);
+    assert_int_equal(m.invalid_datagrams, 4); /* the untrusted copy is ignored silently (api: RCLIENT_OK) */
+    assert_int_equal(m.invalid_auth, 1); /* the forged copy */
+    assert_int_equal(m.untrusted_responses, 1);
+    assert_int_equal(m.decided, 1);
+    assert_true(m.latency_max_ms == 10.0); /* decided by the replayed copy at 20 ms */
+    assert_int_equal(m.late_responses, 1); /* A's genuine answer */
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_overload_queue_drops_and_delays),
@@ -124,6 +153,7 @@ int main(void) {
         cmocka_unit_test(test_late_timers),
         cmocka_unit_test(test_client_clock_drift),
         cmocka_unit_test(test_server_clock_drift_makes_requests_stale),
+        cmocka_unit_test(test_injected_datagrams_by_class),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
