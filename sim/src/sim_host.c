@@ -225,6 +225,9 @@ static sim_time_t service_draw(sim_rng_t *rng, const sim_latency_t *l) {
     switch (l->kind) {
     case SIM_LAT_UNIFORM: extra = (double)sim_rng_below(rng, (uint64_t)l->spread_us + 1u); break;
     case SIM_LAT_EXP: extra = sim_rng_exp(rng, (double)l->spread_us); break;
+    case SIM_LAT_EMPIRICAL:
+        extra = l->n_samples ? l->fraction * (double)l->samples[sim_rng_below(rng, l->n_samples)] : 0;
+        break;
     case SIM_LAT_PARETO: { /* base + spread * U^(-1/alpha), as on links: at least base + spread */
         double u = 1.0 - sim_rng_unit(rng);
         extra = (double)l->spread_us * pow(u, -1.0 / (l->alpha > 1.0 ? l->alpha : 1.5));

@@ -238,6 +238,11 @@ static uint64_t draw_latency(sim_rng_t *r, const sim_latency_t *l) {
             d += l->spread_us; /* no valid shape: the scale alone */
         }
         break;
+    case SIM_LAT_EMPIRICAL:
+        if (l->n_samples > 0) {
+            d += to_us(l->fraction * (double)l->samples[sim_rng_below(r, l->n_samples)]);
+        }
+        break;
     case SIM_LAT_CONST:
     default:
         break;

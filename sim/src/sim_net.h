@@ -19,7 +19,8 @@ typedef enum {
     SIM_LAT_CONST = 0,    /* base_us */
     SIM_LAT_UNIFORM = 1,  /* base_us + uniform [0, spread_us] */
     SIM_LAT_EXP = 2,      /* base_us + exponential with mean spread_us */
-    SIM_LAT_PARETO = 3    /* base_us + Pareto(scale spread_us, shape alpha): long tail */
+    SIM_LAT_PARETO = 3,   /* base_us + Pareto(scale spread_us, shape alpha): long tail */
+    SIM_LAT_EMPIRICAL = 4 /* base_us + fraction x one of samples[] drawn uniformly (measured round trips) */
 } sim_latency_kind_t;
 
 typedef struct {
@@ -28,6 +29,9 @@ typedef struct {
     uint32_t spread_us;
     double alpha;         /* Pareto shape, > 1 */
     uint32_t jitter_us;   /* extra uniform [0, jitter_us] on every packet */
+    const uint32_t *samples; /* SIM_LAT_EMPIRICAL: n_samples values in us, owned by the config */
+    uint32_t n_samples;
+    double fraction;      /* SIM_LAT_EMPIRICAL: share of a sample used (0.5: one way of a round trip) */
 } sim_latency_t;
 
 typedef enum {

@@ -413,7 +413,7 @@ static int parse_root(tj_ctx_t *c, const json_t *root, sim_config_t *cfg) {
 
 int sim_trace_parse(const char *json_text, size_t len, const char *name_for_errors, sim_config_t *out, char *err,
                     size_t err_cap) {
-    tj_ctx_t c = {name_for_errors != NULL ? name_for_errors : "trace", err, err_cap, false};
+    tj_ctx_t c = {name_for_errors != NULL ? name_for_errors : "trace", err, err_cap, false, NULL};
     if (err != NULL && err_cap > 0) {
         err[0] = '\0';
     }
@@ -429,6 +429,7 @@ int sim_trace_parse(const char *json_text, size_t len, const char *name_for_erro
     if (root == NULL) {
         return tj_fail(&c, NULL, "line %d column %d: %s", je.line, je.column, je.text);
     }
+    c.owner = out;
     int r = parse_root(&c, root, out);
     json_decref(root);
     if (r != 0) {
@@ -470,7 +471,7 @@ static int read_file(tj_ctx_t *c, FILE *f, char **out, size_t *out_len) {
 }
 
 int sim_trace_load(const char *path, sim_config_t *out, char *err, size_t err_cap) {
-    tj_ctx_t c = {path != NULL ? path : "(null)", err, err_cap, false};
+    tj_ctx_t c = {path != NULL ? path : "(null)", err, err_cap, false, NULL};
     if (out != NULL) {
         memset(out, 0, sizeof *out);
     }

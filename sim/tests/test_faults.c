@@ -2,12 +2,15 @@
  * "clients"): server overload (a bounded FIFO service queue), restart with
  * downtime, late timers, clock drift. Expected values follow from the trace
  * and the documented models. */
+#define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "sim_trace.h"
@@ -146,6 +149,55 @@ static void test_injected_datagrams_by_class(void **state) {
     assert_int_equal(m.late_responses, 1); /* A's genuine answer */
 }
 
+/* Write text to dir/name. */
+static void put_file(const char *dir, const char *name, const char *text) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+#define EMPIRICAL_TRACE(file)                                                                                      \
+    "{\"schema\": \"ratelimitly-trace/v1\", \"duration_ms\": 100,"                                               \
+    " \"servers\": [{\"name\": \"A\", \"processing_us\": 0}],"                                                      \
+    " \"clients\": [" CLIENT_HEAD " \"arrivals\": {\"kind\": \"scripted\", \"at_ms\": [0, 10]}, " ONE_RESOURCE "}],"  \
+    " \"links\": {\"default\": {\"latency\": {\"kind\": \"empirical\", \"file\": \"" file "\", \"fraction\": 0.5}}}}"
+
+/* Every sample is 6000 us: each way takes half, so a decision 6 ms after
+ * the submit; the samples file is found relative to the trace. */
+static void test_empirical_latency_from_file(void **state) {
+    (void)state;
+    char dir[] = "/tmp/sim_empirical_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    put_file(dir, "rtt.txt", "# measured\n6000\n\n  6000  \n");
+    put_file(dir, "t.json", EMPIRICAL_TRACE("rtt.txt"));
+    put_file(dir, "bad.txt", "6000\nfast\n");
+    put_file(dir, "bad.json", EMPIRICAL_TRACE("bad.txt"));
+    char path[512], err[400];
+    sim_config_t cfg;
+    snprintf(path, sizeof path, "%s/t.json", dir);
+    if (sim_trace_load(path, &cfg, err, sizeof err) != 0) fail_msg("%s", err);
+    sim_result_t r;
+    sim_run_opts_t o = {.events = NULL};
+    if (sim_run(&cfg, 1, &o, &r, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(r.metrics.decided, 2);
+    assert_true(r.metrics.latency_p50_ms == 6.0 && r.metrics.latency_max_ms == 6.0);
+    sim_result_free(&r);
+    sim_config_free(&cfg);
+    snprintf(path, sizeof path, "%s/bad.json", dir);
+    assert_int_equal(sim_trace_load(path, &cfg, err, sizeof err), -1);
+    assert_non_null(strstr(err, "links.default.latency.file: "));
+    assert_non_null(strstr(err, "bad.txt line 2: expected a round-trip time in us"));
+    const char *names[] = {"rtt.txt", "t.json", "bad.txt", "bad.json"};
+    for (size_t i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_overload_queue_drops_and_delays),
@@ -154,6 +206,7 @@ int main(void) {
         cmocka_unit_test(test_client_clock_drift),
         cmocka_unit_test(test_server_clock_drift_makes_requests_stale),
         cmocka_unit_test(test_injected_datagrams_by_class),
+        cmocka_unit_test(test_empirical_latency_from_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
