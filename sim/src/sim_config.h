@@ -111,7 +111,8 @@ typedef enum {
     SIM_FAULT_DEDUP_HEAL = 6,     /* target server */
     SIM_FAULT_SKEW = 7,           /* target client or server; value = new skew ms (signed) */
     SIM_FAULT_STEERING = 8,       /* target server; value = sim_steer_mode_t, p = change probability */
-    SIM_FAULT_INJECT = 9          /* target client, link.from server; dir = sim_inject_class_t, value = count */
+    SIM_FAULT_INJECT = 9,         /* target client, link.from server; dir = sim_inject_class_t, value = count */
+    SIM_FAULT_FAILURES = 10       /* target node: random failures (MTBF/MTTR) until until_ms */
 } sim_fault_kind_t;
 
 /* Datagrams a fault injects into a client as if from a server. */
@@ -131,6 +132,7 @@ typedef struct {
     bool on;
     double p;
     int64_t value;
+    uint64_t mtbf_ms, mttr_ms, until_ms; /* SIM_FAULT_FAILURES */
 } sim_fault_cfg_t;
 
 typedef enum {

@@ -10,10 +10,10 @@
 static const char *const fault_keys[] = {"at_ms", "kind", "target", "duration_ms", "from", "to", "symmetric",
                                          "latency", "loss", "duplicate_p", "reorder_p", "reorder_us", "down",
                                          "dir", "on", "loss_p", "capacity", "skew_ms", "mode", "change_p", "class",
-                                         "count", NULL};
+                                         "count", "mtbf_ms", "mttr_ms", "until_ms", NULL};
 /* sim_fault_kind_t order, from 1 */
 static const char *const fault_kinds[] = {"restart", "pause", "link", "partition", "dedup_degrade",
-                                          "dedup_heal", "skew", "steering", "inject"};
+                                          "dedup_heal", "skew", "steering", "inject", "failures"};
 static const char *const fault_used[][12] = {
     {"at_ms", "kind", "target", "duration_ms", NULL},
     {"at_ms", "kind", "target", "duration_ms", NULL},
@@ -25,6 +25,7 @@ static const char *const fault_used[][12] = {
     {"at_ms", "kind", "target", "skew_ms", NULL},
     {"at_ms", "kind", "target", "mode", "change_p", NULL},
     {"at_ms", "kind", "target", "from", "class", "count", NULL},
+    {"at_ms", "kind", "target", "mtbf_ms", "mttr_ms", "until_ms", NULL},
 };
 static const char *const inject_names[] = {"invalid", "forged", "replayed", "wrong_identity"};
 static const char *const dir_names[] = {"in", "out", "both"}; /* sim_dir_t order, from 1 */
@@ -83,7 +84,7 @@ static int fault_members(tj_ctx_t *c, const sim_config_t *cfg, const json_t *o, 
                    ? -1
                    : (f->dir = cls, 0);
     }
-    bool any_node = f->kind == SIM_FAULT_PARTITION || f->kind == SIM_FAULT_SKEW;
+    bool any_node = f->kind == SIM_FAULT_PARTITION || f->kind == SIM_FAULT_SKEW || f->kind == SIM_FAULT_FAILURES;
     if (tj_require(c, o, p, "target") != 0 ||
         st_node_ref(c, cfg, o, p, "target", false, any_node ? ST_NODE_NONE : ST_NODE_SERVER, f->target) < 0) {
         return -1;
@@ -118,6 +119,14 @@ static int fault_members(tj_ctx_t *c, const sim_config_t *cfg, const json_t *o, 
                    : 0;
     case SIM_FAULT_STEERING:
         return fault_steering(c, o, p, f);
+    case SIM_FAULT_FAILURES:
+        f->until_ms = cfg->duration_ms;
+        return tj_require(c, o, p, "mtbf_ms") != 0 || tj_u64(c, o, p, "mtbf_ms", 1, ST_MAX_DURATION_MS, &f->mtbf_ms) < 0 ||
+                       tj_require(c, o, p, "mttr_ms") != 0 ||
+                       tj_u64(c, o, p, "mttr_ms", 1, ST_MAX_DURATION_MS, &f->mttr_ms) < 0 ||
+                       tj_u64(c, o, p, "until_ms", f->at_ms, cfg->duration_ms, &f->until_ms) < 0
+                   ? -1
+                   : 0;
     case SIM_FAULT_RESTART: /* duration_ms: downtime before it comes back (default 0) */
         return tj_i64(c, o, p, "duration_ms", 0, ST_MAX_DURATION_MS, &f->value) < 0 ? -1 : 0;
     default: /* dedup_heal: the target only */
@@ -132,7 +141,7 @@ static int parse_fault(tj_ctx_t *c, const sim_config_t *cfg, const json_t *o, co
     *symmetric = false;
     if (tj_object(c, o, p, fault_keys) != 0 || tj_require(c, o, p, "at_ms") != 0 ||
         tj_u64(c, o, p, "at_ms", 0, cfg->duration_ms, &f->at_ms) < 0 || tj_require(c, o, p, "kind") != 0 ||
-        tj_enum(c, o, p, "kind", fault_kinds, 9, &kind) < 0 ||
+        tj_enum(c, o, p, "kind", fault_kinds, 10, &kind) < 0 ||
         tj_object_kind(c, o, p, fault_keys, fault_used[kind], fault_kinds[kind]) != 0) {
         return -1;
     }

@@ -117,6 +117,29 @@ static void inject(sim_world_t *w, size_t idx, const sim_fault_cfg_t *f, long c,
     }
 }
 
+/* A failures process (MTBF/MTTR): the node works for an exponential time of
+ * mean mtbf_ms, then is cut off both ways for an exponential time of mean
+ * mttr_ms, and so on until until_ms (then it works). arg: fault index << 1 |
+ * the state entered (1 failed). Draws from the fault's own stream. */
+static void ev_failure(void *ctx, uint64_t arg, void *ptr) {
+    sim_world_t *w = ctx;
+    sim_rng_t *rng = ptr;
+    size_t idx = (size_t)(arg >> 1);
+    bool fail = arg & 1u;
+    const sim_fault_cfg_t *f = &w->cfg->faults[idx];
+    sim_time_t now = sim_engine_now(&w->engine), until = f->until_ms * SIM_US_PER_MS;
+    if (now >= until) fail = false;
+    sim_net_partition(w->net, node_by_name(w, f->target), SIM_DIR_BOTH, fail);
+    sim_log_record(w->log, now, SIM_LOG_FAULT, SIM_FAULT_FAILURES, idx, fail);
+    if (now > w->last_fault) w->last_fault = now; /* convergence counts from the last transition */
+    w->has_fault = true;
+    if (now >= until) return;
+    double mean_ms = (double)(fail ? f->mttr_ms : f->mtbf_ms);
+    double d_us = sim_rng_exp(rng, mean_ms * 1000.0);
+    sim_time_t next = now + (d_us < 1.0 ? 1 : d_us < (double)(until - now) ? (sim_time_t)d_us : until - now);
+    sim_engine_schedule(&w->engine, next, SIM_CLASS_CONTROL, ev_failure, w, (uint64_t)idx << 1 | (fail ? 0u : 1u), rng);
+}
+
 /* The end of a restart's downtime: the server comes back under its new identity. */
 static void ev_comeback(void *ctx, uint64_t idx, void *ptr) {
     sim_node_server_t *s = ptr;
@@ -174,6 +197,15 @@ static void ev_fault(void *ctx, uint64_t idx, void *ptr) {
     case SIM_FAULT_INJECT:
         inject(w, idx, f, c, server_by_name(w, f->link.from));
         break;
+    case SIM_FAULT_FAILURES: {
+        sim_rng_t *rng = &w->fault_rngs[idx];
+        sim_rng_entity(rng, w->seed, SIM_STREAM_FAULT, idx, 1);
+        double d_us = sim_rng_exp(rng, (double)f->mtbf_ms * 1000.0);
+        sim_time_t until = f->until_ms * SIM_US_PER_MS;
+        sim_time_t next = now + (d_us < (double)(until - now) ? (sim_time_t)d_us : until - now);
+        sim_engine_schedule(&w->engine, next, SIM_CLASS_CONTROL, ev_failure, w, (uint64_t)idx << 1 | 1u, rng);
+        break;
+    }
     }
     sim_log_record(w->log, now, SIM_LOG_FAULT, (uint64_t)f->kind, idx, (uint64_t)f->value);
 }
@@ -295,6 +327,8 @@ static int setup(sim_world_t *w, const sim_run_opts_t *opts) {
     w->expect_seen = calloc(cfg->n_expects + 1, sizeof *w->expect_seen);
     if (!w->expect_server_id || !w->expect_status || !w->expect_seen) return -1;
     w->end_arrivals = cfg->duration_ms * SIM_US_PER_MS;
+    w->fault_rngs = calloc(cfg->n_faults + 1, sizeof *w->fault_rngs);
+    if (w->fault_rngs == NULL) return -1;
     for (size_t i = 0; i < cfg->n_faults; i++) {
         sim_time_t at = cfg->faults[i].at_ms * SIM_US_PER_MS;
         if (!w->has_fault || at > w->last_fault) w->last_fault = at;
@@ -329,6 +363,7 @@ static void teardown(sim_world_t *w) {
     free(w->expect_server_id);
     free(w->expect_status);
     free(w->expect_seen);
+    free(w->fault_rngs);
 }
 
 int sim_run(const sim_config_t *cfg, uint64_t seed, const sim_run_opts_t *opts, sim_result_t *out, char *err,

@@ -204,6 +204,7 @@ struct sim_world {
     sim_time_t last_fault;        /* time of the last fault or membership change */
     bool has_fault;
     sim_time_t last_wrong;        /* last false allow/deny decided after last_fault */
+    sim_rng_t *fault_rngs;        /* per fault: the stream of a failures process */
     /* metrics */
     sim_metrics_t m;
     uint32_t *latencies_us;

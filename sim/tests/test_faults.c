@@ -198,6 +198,52 @@ static void test_empirical_latency_from_file(void **state) {
     rmdir(dir);
 }
 
+/* A fails and is repaired at random (MTBF 100 ms, MTTR 50 ms) for 3 s: the
+ * log's transitions alternate, A is down about a third of the time, B
+ * covers (availability), and fewer decisions take A. */
+static void test_failures_process(void **state) {
+    (void)state;
+    static const char T[] =
+        "{\"schema\": \"ratelimitly-trace/v1\", \"duration_ms\": 3000,"
+        " \"servers\": [{\"name\": \"A\", \"start_age_s\": 86400}, {\"name\": \"B\", \"start_age_s\": 3600}],"
+        " \"clients\": [" CLIENT_HEAD " \"arrivals\": {\"kind\": \"poisson\", \"rate_per_s\": 100}, " ONE_RESOURCE "}],"
+        " \"faults\": [{\"at_ms\": 0, \"kind\": \"failures\", \"target\": \"A\", \"mtbf_ms\": 100, \"mttr_ms\": 50}]}";
+    sim_config_t cfg;
+    char err[300];
+    if (sim_trace_parse(T, strlen(T), "t.json", &cfg, err, sizeof err) != 0) fail_msg("%s", err);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    sim_run_opts_t o = {.events = f};
+    sim_result_t r;
+    if (sim_run(&cfg, 3, &o, &r, err, sizeof err) != 0) fail_msg("%s", err);
+    fclose(f);
+    unsigned long long t, kind, idx, v, last_t = 0, down_us = 0, last_v = 0;
+    size_t transitions = 0;
+    for (const char *p = buf; (p = strstr(p, " fault 10 ")) != NULL; p++) {
+        const char *line = p;
+        while (line > buf && line[-1] != '\n') line--;
+        assert_int_equal(sscanf(line, "%llu fault %llu %llu %llu", &t, &kind, &idx, &v), 4);
+        if (last_v == 1) down_us += t - last_t;
+        if (t > 0 && t < 3000000) { /* the records at 0 (start) and until_ms (end) state "working" */
+            assert_true(v != last_v); /* failed and repaired in turn */
+            transitions++;
+        }
+        last_t = t;
+        last_v = v;
+    }
+    assert_int_equal(last_v, 0); /* working again at until_ms */
+    assert_true(transitions > 20);
+    double down = (double)down_us / 3e6;
+    assert_true(down > 0.2 && down < 0.45);
+    assert_true(r.metrics.availability >= 0.99);
+    assert_true(r.metrics.oldest_selected_rate > 0.4 && r.metrics.oldest_selected_rate < 0.9);
+    free(buf);
+    sim_result_free(&r);
+    sim_config_free(&cfg);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_overload_queue_drops_and_delays),
@@ -207,6 +253,7 @@ int main(void) {
         cmocka_unit_test(test_server_clock_drift_makes_requests_stale),
         cmocka_unit_test(test_injected_datagrams_by_class),
         cmocka_unit_test(test_empirical_latency_from_file),
+        cmocka_unit_test(test_failures_process),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
