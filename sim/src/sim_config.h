@@ -168,6 +168,7 @@ typedef struct {
     sim_dns_epoch_cfg_t *dns; size_t n_dns;
     sim_fault_cfg_t *faults; size_t n_faults;
     uint32_t **sample_tables; size_t n_sample_tables; /* empirical latency samples (sim_latency_t.samples) */
+    char shared_loss[64][SIM_NAME_MAX]; size_t n_shared_loss; /* names of shared Gilbert-Elliott chains */
     sim_expect_cfg_t *expects; size_t n_expects;
 } sim_config_t;
 

@@ -61,6 +61,8 @@ struct sim_net {
     sim_engine_t *engine;
     sim_log_t *log;
     uint64_t key;        /* the net's seed for link streams */
+    bool shared_bad[SIM_NET_SHARED_MAX];      /* shared Gilbert-Elliott states */
+    sim_rng_t shared_rng[SIM_NET_SHARED_MAX]; /* their transition streams */
     size_t n;
     link_state_t *links; /* n * n, [src * n + dst] */
     link_rng_t **rngs;   /* n * n, allocated on a link's first draw */
@@ -97,6 +99,9 @@ sim_net_t *sim_net_new(sim_engine_t *engine, sim_log_t *log, const sim_rng_t *rn
     net->log = log;
     sim_rng_t r = *rng;
     net->key = sim_rng_u64(&r);
+    for (uint32_t k = 0; k < SIM_NET_SHARED_MAX; k++) {
+        sim_rng_entity(&net->shared_rng[k], net->key, SIM_STREAM_NET, 0xFFFFF000u + k, SIM_PURPOSE_STATE);
+    }
     net->n = n_nodes;
     net->deliver = deliver;
     net->deliver_ctx = deliver_ctx;
@@ -253,15 +258,21 @@ static uint64_t draw_latency(sim_rng_t *r, const sim_latency_t *l) {
     return d < MAX_DELAY_US ? d : MAX_DELAY_US;
 }
 
-static bool lost(link_rng_t *lr, link_state_t *ls) {
+static bool lost(sim_net_t *net, link_rng_t *lr, link_state_t *ls) {
     const sim_loss_t *l = &ls->p.loss;
     sim_rng_t *loss = &lr->r[SIM_PURPOSE_LOSS], *state = &lr->r[SIM_PURPOSE_STATE];
     switch (l->kind) {
     case SIM_LOSS_BERNOULLI:
         return sim_rng_chance(loss, l->p);
     case SIM_LOSS_GILBERT: {
-        bool drop = sim_rng_chance(loss, ls->bad ? l->loss_bad : l->loss_good);
-        ls->bad = ls->bad ? !sim_rng_chance(state, l->p_bad_to_good) : sim_rng_chance(state, l->p_good_to_bad);
+        /* a shared chain: every link naming it steps one state (correlated loss) */
+        bool *bad = &ls->bad;
+        if (l->shared >= 1 && l->shared <= SIM_NET_SHARED_MAX) {
+            bad = &net->shared_bad[l->shared - 1];
+            state = &net->shared_rng[l->shared - 1];
+        }
+        bool drop = sim_rng_chance(loss, *bad ? l->loss_bad : l->loss_good);
+        *bad = *bad ? !sim_rng_chance(state, l->p_bad_to_good) : sim_rng_chance(state, l->p_good_to_bad);
         return drop;
     }
     case SIM_LOSS_NONE:
@@ -333,7 +344,7 @@ int sim_net_send(sim_net_t *net, uint32_t src, uint32_t dst, const uint8_t *data
         return -1;
     }
     link_rng_t *lr = net->rngs[(size_t)src * net->n + dst];
-    if (lost(lr, ls)) {
+    if (lost(net, lr, ls)) {
         drop(net, src, dst, SIM_DROP_LOSS);
         return 0;
     }

@@ -45,7 +45,10 @@ typedef struct {
     double p;
     double p_good_to_bad, p_bad_to_good; /* per packet transition probabilities */
     double loss_good, loss_bad;
+    uint32_t shared;      /* Gilbert-Elliott: 0 = the link's own chain; k = shared chain k (1..SIM_NET_SHARED_MAX) */
 } sim_loss_t;
+
+#define SIM_NET_SHARED_MAX 64u /* shared Gilbert-Elliott chains (correlated loss across links) */
 
 typedef struct {
     sim_latency_t latency;

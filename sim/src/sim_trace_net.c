@@ -114,13 +114,35 @@ int st_parse_latency(tj_ctx_t *c, const json_t *v, const tj_path_t *p, sim_laten
 
 /* Probabilities end in _p (docs/traces.md "Units"). */
 static const char *const loss_keys[] = {"kind", "loss_p", "good_to_bad_p", "bad_to_good_p", "good_loss_p",
-                                        "bad_loss_p", NULL};
+                                        "bad_loss_p", "shared", NULL};
 static const char *const loss_kinds[] = {"none", "bernoulli", "gilbert"}; /* sim_loss_kind_t order */
-static const char *const loss_used[][6] = {
+static const char *const loss_used[][7] = {
     {"kind", NULL},
     {"kind", "loss_p", NULL},
-    {"kind", "good_to_bad_p", "bad_to_good_p", "good_loss_p", "bad_loss_p", NULL},
+    {"kind", "good_to_bad_p", "bad_to_good_p", "good_loss_p", "bad_loss_p", "shared", NULL},
 };
+
+/* The chain index (1-based) of a shared Gilbert-Elliott name, added on first use. */
+static int shared_chain(tj_ctx_t *c, const json_t *v, const tj_path_t *p, uint32_t *out) {
+    char name[SIM_NAME_MAX];
+    int r = tj_str(c, v, p, "shared", false, name, sizeof name);
+    sim_config_t *cfg = c->owner;
+    if (r != 1 || cfg == NULL) return r < 0 ? -1 : 0;
+    for (size_t i = 0; i < cfg->n_shared_loss; i++) {
+        if (strcmp(cfg->shared_loss[i], name) == 0) {
+            *out = (uint32_t)i + 1u;
+            return 0;
+        }
+    }
+    if (cfg->n_shared_loss == SIM_NET_SHARED_MAX) {
+        tj_path_t q;
+        tj_key(&q, p, "shared");
+        return tj_fail(c, &q, "more than %u shared loss chains", SIM_NET_SHARED_MAX);
+    }
+    snprintf(cfg->shared_loss[cfg->n_shared_loss], SIM_NAME_MAX, "%s", name);
+    *out = (uint32_t)++cfg->n_shared_loss;
+    return 0;
+}
 
 static int parse_loss(tj_ctx_t *c, const json_t *v, const tj_path_t *p, sim_loss_t *out) {
     int kind = 0;
@@ -138,7 +160,8 @@ static int parse_loss(tj_ctx_t *c, const json_t *v, const tj_path_t *p, sim_loss
     if (out->kind == SIM_LOSS_GILBERT &&
         (tj_require(c, v, p, "good_to_bad_p") != 0 || tj_prob(c, v, p, "good_to_bad_p", &out->p_good_to_bad) < 0 ||
          tj_require(c, v, p, "bad_to_good_p") != 0 || tj_prob(c, v, p, "bad_to_good_p", &out->p_bad_to_good) < 0 ||
-         tj_prob(c, v, p, "good_loss_p", &out->loss_good) < 0 || tj_prob(c, v, p, "bad_loss_p", &out->loss_bad) < 0)) {
+         tj_prob(c, v, p, "good_loss_p", &out->loss_good) < 0 || tj_prob(c, v, p, "bad_loss_p", &out->loss_bad) < 0 ||
+         shared_chain(c, v, p, &out->shared) != 0)) {
         return -1;
     }
     return 0;

@@ -185,10 +185,60 @@ static void test_link_draws_do_not_depend_on_other_links(void **state) {
     assert_true(lost > 10 && lost < PKTS / 2); /* the draws did matter */
 }
 
+/* Links 0 -> 2 and 1 -> 2 with one Gilbert-Elliott loss model, packets sent
+ * alternately: on a shared chain the two links lose together (bursts cross
+ * links); on their own chains joint losses are rare. */
+static size_t joint_losses(uint32_t shared, size_t *lost0) {
+    static net_env_t e;
+    memset(&e, 0, sizeof e);
+    assert_int_equal(sim_engine_init(&e.engine), 0);
+    sim_link_t l;
+    memset(&l, 0, sizeof l);
+    l.latency.kind = SIM_LAT_CONST;
+    l.latency.base_us = 100;
+    l.loss.kind = SIM_LOSS_GILBERT;
+    l.loss.p_good_to_bad = 0.05;
+    l.loss.p_bad_to_good = 0.2;
+    l.loss.loss_good = 0.0;
+    l.loss.loss_bad = 1.0;
+    l.loss.shared = shared;
+    sim_rng_t rng;
+    sim_rng_seed(&rng, 5, SIM_STREAM_NET, 0);
+    e.net = sim_net_new(&e.engine, NULL, &rng, 3, &l, on_deliver, &e);
+    assert_non_null(e.net);
+    for (size_t k = 0; k < PKTS; k++) {
+        for (uint32_t src = 0; src < 2; src++) {
+            uint8_t d[2] = {(uint8_t)k, (uint8_t)(k >> 8)};
+            assert_int_equal(sim_net_send(e.net, src, 2, d, 2), 0);
+        }
+    }
+    (void)sim_engine_run(&e.engine, UINT64_MAX);
+    sim_net_free(e.net);
+    sim_engine_free(&e.engine);
+    size_t joint = 0;
+    *lost0 = 0;
+    for (size_t k = 0; k < PKTS; k++) {
+        *lost0 += e.at[0][k] == 0;
+        joint += e.at[0][k] == 0 && e.at[1][k] == 0;
+    }
+    return joint;
+}
+
+static void test_shared_gilbert_chain_correlates_links(void **state) {
+    (void)state;
+    size_t lost_shared = 0, lost_own = 0;
+    size_t shared = joint_losses(1, &lost_shared);
+    size_t own = joint_losses(0, &lost_own);
+    assert_true(lost_shared > 20 && lost_own > 20);
+    assert_true(shared * 10 >= lost_shared * 6); /* most losses of link 0 coincide with link 1's */
+    assert_true(own * 10 < lost_own * 5);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_other_clients_policy_leaves_c1_identical),
         cmocka_unit_test(test_link_draws_do_not_depend_on_other_links),
+        cmocka_unit_test(test_shared_gilbert_chain_correlates_links),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
