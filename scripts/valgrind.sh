@@ -5,6 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-build/default}"
+# The oracle property tests run 200 seeds per configuration in ctest; under
+# valgrind 20 seeds check the same code paths for memory errors.
+export SIM_PROPERTY_SEEDS="${SIM_PROPERTY_SEEDS:-20}"
 passed=0
 failed=0
 for t in "$build"/core/tests/test_* "$build"/core/tests/runtime/test_* "$build"/sim/sim_test_* \

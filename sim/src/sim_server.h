@@ -105,7 +105,8 @@ typedef struct {
 
 typedef struct sim_server sim_server_t;
 
-/* rng: the server's own stream (degraded mode, random steering). Returns NULL
+/* rng: the server's own stream (AES nonces; a key drawn from it keys the
+ * per-request draws of degraded mode and random steering). Returns NULL
  * for invalid params (start before 2025, node_id > 32767) or allocation failure. */
 sim_server_t *sim_server_new(const sim_server_params_t *params, const sim_rng_t *rng);
 void sim_server_free(sim_server_t *s);

@@ -19,10 +19,17 @@ static bool stale(uint64_t now_ms, uint64_t time_stamp, uint32_t freshness_ms) {
     return freshness_ms != 0 && age > freshness_ms;
 }
 
-static uint8_t steering_value(sim_server_t *s) {
+/* A keyed draw for one request identity at one instant: what the server draws
+ * for one client's request does not depend on other clients' traffic. */
+static double keyed_draw(const sim_server_t *s, uint64_t purpose, const uint8_t *uid, uint64_t now_ms) {
+    uint64_t lo = srv_ld64(uid), hi = srv_ld64(uid + 8);
+    return sim_rng_keyed_unit(s->draw_key ^ purpose, lo ^ (hi * 0x9E3779B97F4A7C15ull), now_ms);
+}
+
+static uint8_t steering_value(sim_server_t *s, const uint8_t *uid, uint64_t now_ms) {
     switch (s->steer_mode) {
     case SIM_STEER_CHANGE: return 0;
-    case SIM_STEER_RANDOM: return sim_rng_chance(&s->rng, s->steer_change_p) ? 0u : 1u;
+    case SIM_STEER_RANDOM: return keyed_draw(s, 1, uid, now_ms) < s->steer_change_p ? 0u : 1u;
     default: return 1;
     }
 }
@@ -34,7 +41,7 @@ static size_t respond(sim_server_t *s, srv_tenant_t *t, const srv_frame_t *f, sr
                       const srv_dd_key_t *key, uint32_t ttl_ms, bool allowed, uint64_t now_ms) {
     uint8_t *p = s->scratch;
     srv_st64(p + SRV_OFF_KEY_ID, s->server_id);
-    p[SRV_OFF_STEERING] = steering_value(s);
+    p[SRV_OFF_STEERING] = steering_value(s, key->unique_id, now_ms);
     size_t len = f->pdu_off + srv_encode_rr_header(pdu);
     uint8_t nonce[SRV_NONCE_LEN] = {0};
     if (t->auth_tlv == SRV_TLV_AUTH_AES) {
@@ -55,7 +62,7 @@ static size_t respond(sim_server_t *s, srv_tenant_t *t, const srv_frame_t *f, sr
  * NULL to process the request afresh (counting reprocessing). */
 static const srv_dd_slot_t *dedup_check(sim_server_t *s, const srv_dd_key_t *key, uint64_t now_ms) {
     srv_dd_slot_t *slot = srv_dedup_lookup(&s->dedup, key, now_ms);
-    if (slot != NULL && s->dedup_loss_p > 0.0 && sim_rng_chance(&s->rng, s->dedup_loss_p)) {
+    if (slot != NULL && s->dedup_loss_p > 0.0 && keyed_draw(s, 2, key->unique_id, now_ms) < s->dedup_loss_p) {
         srv_dedup_kill(&s->dedup, slot);
         s->stats.dedup_lost_degraded++;
         s->stats.dedup_reprocessed++;

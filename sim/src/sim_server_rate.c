@@ -30,8 +30,12 @@ void srv_on_remove_bucket(void *ctx, void *entry) {
 
 void srv_on_remove_tracker(void *ctx, void *entry) {
     srv_tracker_t *tr = entry;
-    free(tr->samples);
-    tr->samples = NULL;
+    free(tr->points);
+    tr->points = NULL;
+    tr->pcap = 0;
+    free(tr->recent);
+    tr->recent = NULL;
+    tr->rcap = 0;
     srv_tenant_t *t = owner(ctx, entry);
     if (t != NULL && t->trackers > 0) {
         t->trackers--;
@@ -47,20 +51,28 @@ void srv_on_remove_label(void *ctx, void *entry) {
 
 /* ---- latency trackers -------------------------------------------------------- */
 
-/* Sliding-window minimum: the smallest sample younger than ttl_ms, once at
- * least min_sample_threshold samples are that young; else 0 ("0 if no data
- * available", wire_protocol.md "Guard Block Response"). */
+/* current_latency: the value of the oldest live point of the monotonic
+ * buffer (the minimum over the samples younger than ttl_ms that the buffer
+ * kept), once the last min_sample_threshold samples (of at most max_samples
+ * counted) are all younger than ttl_ms; else 0 ("0 if no data available",
+ * wire_protocol.md "Guard Block Response"). */
 static uint32_t tracker_current(const srv_tracker_t *tr, uint64_t now_ms) {
-    uint32_t live = 0;
-    uint32_t min = UINT32_MAX;
-    for (uint32_t k = 0; k < tr->n; k++) {
-        const srv_sample_t *smp = &tr->samples[k];
-        if (now_ms < smp->at_ms + tr->ttl_ms) {
-            live++;
-            min = smp->value < min ? smp->value : min;
+    if (tr->gated_off) {
+        return 0;
+    }
+    if (tr->rcap > 0) {
+        uint32_t oldest = (tr->rnext + tr->rcap - tr->rn) % tr->rcap;
+        if (tr->rn < tr->rcap || now_ms >= tr->recent[oldest] + tr->ttl_ms) {
+            return 0; /* fewer than min_sample_threshold live samples */
         }
     }
-    return (live == 0 || live < tr->min_sample_threshold) ? 0u : min;
+    for (uint32_t k = 0; k < tr->pn; k++) {
+        const srv_sample_t *pt = &tr->points[(tr->phead + k) % tr->pcap];
+        if (now_ms < pt->at_ms + tr->ttl_ms) {
+            return pt->value; /* later points are not smaller */
+        }
+    }
+    return 0;
 }
 
 static bool tracker_same_config(const srv_tracker_t *tr, const srv_tracker_block_t *b) {
@@ -93,18 +105,27 @@ static sim_server_verdict_t tracker_mismatch(sim_server_t *s, const char *where,
 
 /* (Re)bind a tracker entry to a configuration with no samples. */
 static void tracker_bind(srv_tracker_t *tr, const srv_tracker_block_t *b) {
-    uint32_t cap = b->buffer_size < b->max_samples ? b->buffer_size : b->max_samples;
-    if (cap != tr->cap || tr->samples == NULL) {
-        free(tr->samples);
-        tr->samples = cap == 0 ? NULL : malloc((size_t)cap * sizeof *tr->samples);
-        tr->cap = tr->samples == NULL ? 0 : cap; /* out of memory: keeps no samples */
+    uint32_t pcap = b->buffer_size;
+    uint32_t rcap = b->min_sample_threshold < b->max_samples ? b->min_sample_threshold : b->max_samples;
+    tr->gated_off = b->min_sample_threshold > b->max_samples || rcap > SRV_TRACKER_RECENT_MAX;
+    if (tr->gated_off) rcap = 0;
+    if (pcap != tr->pcap || tr->points == NULL) {
+        free(tr->points);
+        tr->points = pcap == 0 ? NULL : malloc((size_t)pcap * sizeof *tr->points);
+        tr->pcap = tr->points == NULL ? 0 : pcap; /* out of memory: keeps no points */
+    }
+    if (rcap != tr->rcap || (rcap > 0 && tr->recent == NULL)) {
+        free(tr->recent);
+        tr->recent = rcap == 0 ? NULL : malloc((size_t)rcap * sizeof *tr->recent);
+        tr->rcap = tr->recent == NULL ? 0 : rcap;
+        if (rcap > 0 && tr->recent == NULL) tr->gated_off = true; /* out of memory: never controls */
     }
     tr->ttl_ms = b->ttl_ms;
     tr->max_samples = b->max_samples;
     tr->buffer_size = b->buffer_size;
     tr->min_sample_threshold = b->min_sample_threshold;
-    tr->next = 0;
-    tr->n = 0;
+    tr->phead = tr->pn = 0;
+    tr->rnext = tr->rn = 0;
 }
 
 /* Find-or-create the live tracker for a validated block and extend its life
@@ -124,13 +145,31 @@ static srv_tracker_t *tracker_touch(sim_server_t *s, srv_tenant_t *t, const srv_
     return tr;
 }
 
+/* One sample: expired points leave the head, points not smaller than the
+ * sample leave the tail (they can never be the minimum again), and the
+ * sample is appended; a full buffer first drops its head (the oldest point). */
 static void tracker_push(srv_tracker_t *tr, uint64_t now_ms, uint32_t value) {
-    if (tr->cap == 0) {
+    if (tr->rcap > 0) {
+        tr->recent[tr->rnext] = now_ms;
+        tr->rnext = (tr->rnext + 1) % tr->rcap;
+        tr->rn = tr->rn < tr->rcap ? tr->rn + 1 : tr->rcap;
+    }
+    if (tr->pcap == 0) {
         return;
     }
-    tr->samples[tr->next] = (srv_sample_t){now_ms, value};
-    tr->next = (tr->next + 1) % tr->cap;
-    tr->n = tr->n < tr->cap ? tr->n + 1 : tr->cap;
+    while (tr->pn > 0 && now_ms >= tr->points[tr->phead].at_ms + tr->ttl_ms) {
+        tr->phead = (tr->phead + 1) % tr->pcap;
+        tr->pn--;
+    }
+    while (tr->pn > 0 && tr->points[(tr->phead + tr->pn - 1) % tr->pcap].value >= value) {
+        tr->pn--;
+    }
+    if (tr->pn == tr->pcap) {
+        tr->phead = (tr->phead + 1) % tr->pcap;
+        tr->pn--;
+    }
+    tr->points[(tr->phead + tr->pn) % tr->pcap] = (srv_sample_t){now_ms, value};
+    tr->pn++;
 }
 
 /* Phase 1 for tracker blocks (guards or services): buffer_size quota, live
