@@ -456,6 +456,54 @@ static void test_late_timer_far_beyond_dedup_deadline(void **s) {
     teardown(h);
 }
 
+/* Delivered at t0 + 79, inside round 3 (the last): rounds 1 and 2 are
+ * skipped, round 3 replays once; at exactly t0 + 80 every round is over, the
+ * final receive-only interval is current and sends nothing (r-client.md
+ * 9.3.3); at exactly t0 + 100 = H the request times out. */
+static void test_late_timer_inside_last_round_then_final_boundaries(void **s) {
+    (void)s;
+    r_request_policy_t p;
+    policy_n3(&p);
+    host_t *h = setup(R_AUTH_COOKIE, &p);
+    r_client_req_t *req = submit(h, NULL);
+    h->now = T0 + 79;
+    assert_int_equal(r_client_on_timeout(h->client, req, h->now), RCLIENT_OK);
+    assert_int_equal(h->n_sends, 6);
+    assert_true(r_client_request_deadline_ms(h->client, req) == T0 + 80);
+    h->now = T0 + 80;
+    assert_int_equal(r_client_on_timeout(h->client, req, h->now), RCLIENT_OK);
+    assert_int_equal(h->n_sends, 6);
+    assert_int_equal(h->completions, 0);
+    assert_true(r_client_request_deadline_ms(h->client, req) == T0 + 100);
+    h->now = T0 + 100;
+    assert_int_equal(r_client_on_timeout(h->client, req, h->now), RCLIENT_OK);
+    assert_int_equal(h->completions, 1);
+    assert_int_equal(h->result.status, RCLIENT_ERR_TIMEOUT);
+    assert_int_equal(h->n_sends, 6);
+    teardown(h);
+}
+
+/* A timer first delivered at exactly t0 + 80 (the end of the last round):
+ * nothing is sent, the final interval is entered. */
+static void test_late_timer_exactly_at_final_start_sends_nothing(void **s) {
+    (void)s;
+    r_request_policy_t p;
+    policy_n3(&p);
+    host_t *h = setup(R_AUTH_AES, &p);
+    r_client_req_t *req = submit(h, NULL);
+    h->now = T0 + 80;
+    assert_int_equal(r_client_on_timeout(h->client, req, h->now), RCLIENT_OK);
+    assert_int_equal(h->n_sends, 3);
+    assert_int_equal(h->completions, 0);
+    assert_true(r_client_request_deadline_ms(h->client, req) == T0 + 100);
+    reply_t r = {.server = C, .current = {1, 1}};
+    h->now = T0 + 85;
+    assert_int_equal(deliver(h, send_for(h, C, 0), &r), RCLIENT_OK); /* P_final = 0: selected at once */
+    expect_allow_from(h, C);
+    assert_int_equal(h->n_sends, 5); /* completion delivery to A and B (before H) */
+    teardown(h);
+}
+
 /* ---- r_client_on_datagram codes (api.md "Datagrams and Timers") ------------------ */
 
 typedef enum { MATCHED, UNMATCHED } match_t;
@@ -575,6 +623,8 @@ int main(void) {
         cmocka_unit_test(test_response_at_dedup_deadline_sends_nothing),
         cmocka_unit_test(test_late_timer_exactly_at_round_boundary),
         cmocka_unit_test(test_late_timer_far_beyond_dedup_deadline),
+        cmocka_unit_test(test_late_timer_inside_last_round_then_final_boundaries),
+        cmocka_unit_test(test_late_timer_exactly_at_final_start_sends_nothing),
         CODE_ENTRY(cookie_cut_in_tenant),
         CODE_ENTRY(cookie_cut_in_auth),
         CODE_ENTRY(aes_cut_in_pdu_header),
