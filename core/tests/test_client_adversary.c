@@ -504,6 +504,54 @@ static void test_late_timer_exactly_at_final_start_sends_nothing(void **s) {
     teardown(h);
 }
 
+/* ---- reentrancy (api.md "Threading and reentrancy") ------------------------------- */
+
+/* The completion callback of the first request delivers the answer of a
+ * second one (a host draining its socket from the callback): each request
+ * gets its own values, and the first callback's result arrays are not
+ * overwritten by the nested parse. */
+static host_t *nested_host;
+static uint8_t nested_buf[1400];
+static size_t nested_len;
+static int nested_rc;
+static uint32_t first_actual_after_nested;
+static uint32_t second_actual;
+
+static void on_second(r_client_req_t *req, const r_rate_limit_result_t *r, void *user) {
+    (void)req;
+    (void)user;
+    second_actual = r->resources[1].actual_rate;
+}
+
+static void on_first(r_client_req_t *req, const r_rate_limit_result_t *r, void *user) {
+    (void)req;
+    (void)user;
+    nested_rc = r_client_on_datagram(nested_host->client, nested_buf, nested_len);
+    first_actual_after_nested = r->resources[1].actual_rate;
+}
+
+static void test_nested_delivery_from_completion_callback(void **s) {
+    (void)s;
+    host_t *h = setup(R_AUTH_AES, NULL);
+    nested_host = h;
+    r_resource_request_t res[2];
+    r_latency_guard_t g[2];
+    inputs(res, g);
+    r_client_req_t *r1 = NULL;
+    r_client_req_t *r2 = NULL;
+    assert_int_equal(r_client_check_rate_limit_async(h->client, res, 2, g, 2, NULL, 0, on_first, h, &r1), RCLIENT_OK);
+    assert_int_equal(r_client_check_rate_limit_async(h->client, res, 2, g, 2, NULL, 0, on_second, h, &r2), RCLIENT_OK);
+    reply_t for2 = {.server = A, .current = {1, 1}, .actual = {0, 222}};
+    nested_len = build(h, send_for(h, A, 3), &for2, nested_buf);
+    reply_t for1 = {.server = A, .current = {1, 1}, .actual = {0, 111}, .nonce_seed = 7};
+    h->now = T0 + 1;
+    assert_int_equal(deliver(h, send_for(h, A, 0), &for1), RCLIENT_OK);
+    assert_int_equal(nested_rc, RCLIENT_OK);
+    assert_int_equal(first_actual_after_nested, 111);
+    assert_int_equal(second_actual, 222);
+    teardown(h);
+}
+
 /* ---- r_client_on_datagram codes (api.md "Datagrams and Timers") ------------------ */
 
 typedef enum { MATCHED, UNMATCHED } match_t;
@@ -625,6 +673,7 @@ int main(void) {
         cmocka_unit_test(test_late_timer_far_beyond_dedup_deadline),
         cmocka_unit_test(test_late_timer_inside_last_round_then_final_boundaries),
         cmocka_unit_test(test_late_timer_exactly_at_final_start_sends_nothing),
+        cmocka_unit_test(test_nested_delivery_from_completion_callback),
         CODE_ENTRY(cookie_cut_in_tenant),
         CODE_ENTRY(cookie_cut_in_auth),
         CODE_ENTRY(aes_cut_in_pdu_header),
