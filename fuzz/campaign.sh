@@ -10,8 +10,8 @@
 #   --merge      afterwards merge inputs with new coverage into fuzz/corpus/<harness>/
 #                (libFuzzer -merge=1; for AFL++ the queue is merged with the libFuzzer build)
 #   --no-build   use the existing build/fuzz (and build/afl) binaries
-#   --triage     deduplicate, minimize and file the crashes under DIR (fuzz/tools/triage.sh)
-#   --coverage   per-harness llvm-cov report of the corpora (fuzz/tools/coverage.sh)
+#   --triage     deduplicate, minimize and file the crashes under DIR (fuzz/tools/triage.py)
+#   --coverage   per-harness llvm-cov report of the corpora (fuzz/tools/coverage.py)
 #   harness...   default: every harness of build/<preset>/fuzz/harnesses.txt
 #
 # A campaign runs each harness with its dictionary and options (fuzz/dict,
@@ -26,7 +26,7 @@ cd "$(dirname "$0")/.."
 
 case "${1:-}" in
   --triage) shift; exec python3 fuzz/tools/triage.py "$@" ;;
-  --coverage) shift; exec bash fuzz/tools/coverage.sh "$@" ;;
+  --coverage) shift; exec python3 fuzz/tools/coverage.py "$@" ;;
 esac
 
 engine=libfuzzer
