@@ -179,7 +179,7 @@ run_harness() {
   mkdir -p "$dir"
   "run_$engine" "$h" "$dir"
   local crashes=()
-  if find "$dir" \( -path '*/artifacts*' -o -path '*/crashes/*' \) -type f ! -name README.txt | grep -q .; then
+  if [ -n "$(find "$dir" \( -path '*/artifacts*' -o -path '*/crashes/*' \) -type f ! -name README.txt -print -quit)" ]; then
     python3 fuzz/tools/triage.py --no-build --summary "$dir/triage.txt" "$dir" "$h" > "$dir/triage.log" 2>&1 || true
     [ -f "$dir/triage.txt" ] && mapfile -t crashes < "$dir/triage.txt"
   fi

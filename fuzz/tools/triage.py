@@ -49,6 +49,10 @@ REPLAY_ENV = {
     "ASAN_OPTIONS": "symbolize=1:detect_leaks=1:allocator_may_return_null=1",
     "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
 }
+MINIMIZE_ENV = {  # no symbolization: only whether it crashes matters, and it is slow
+    "ASAN_OPTIONS": "symbolize=0:detect_leaks=1:allocator_may_return_null=1",
+    "UBSAN_OPTIONS": "symbolize=0:halt_on_error=1",
+}
 AFL_ENV = {
     "ASAN_OPTIONS": "abort_on_error=1:symbolize=0:detect_leaks=0:allocator_may_return_null=1",
     "UBSAN_OPTIONS": "halt_on_error=1:abort_on_error=1:print_stacktrace=0",
@@ -163,7 +167,7 @@ def minimize_libfuzzer(h, src, out, seconds, key, frames):
     # Without comparison-guided mutations: they lead -minimize_crash to other crashes.
     run([os.path.join(LF_BIN, f"fuzz_{h}"), "-minimize_crash=1", "-use_cmp=0", "-use_memmem=0",
          "-use_value_profile=0", "-runs=20000", f"-max_total_time={seconds}", "-timeout=25",
-         f"-exact_artifact_path={out}", src], REPLAY_ENV, seconds + 120)
+         f"-exact_artifact_path={out}", src], MINIMIZE_ENV, seconds + 120)
     return os.path.isfile(out) and os.path.getsize(out) > 0
 
 
