@@ -4,8 +4,10 @@
 #      gate (vectors, HA decision cases, simulator traces)
 #   2. clang build with -Werror; every test
 #   3. clang ASan+UBSan build; every test, including the fuzz-corpus replay
-#   4. valgrind memcheck over every unit-test executable (gcc build)
-#   5. coverage gate on core/: lines >= 90 %, branches >= 75 % (gcovr)
+#   4. every fuzz harness builds and starts under libFuzzer, AFL++ and the
+#      ClusterFuzzLite build; crash triage of planted crashes (scripts/fuzz-smoke.sh)
+#   5. valgrind memcheck over every unit-test executable (gcc build)
+#   6. coverage gate on core/: lines >= 90 %, branches >= 75 % (gcovr)
 # usage: scripts/test.sh [--quick]   (--quick: stage 1 only)
 # Installs missing system packages first. Exit status 0 only when every stage passed.
 set -uo pipefail
@@ -48,6 +50,7 @@ stage gcc-werror-tests-conformance gcc_stage
 if [ "$quick" -eq 0 ]; then
     stage clang-werror-tests build_and_test clang
     stage asan-ubsan-tests build_and_test asan
+    stage fuzz-engines bash scripts/fuzz-smoke.sh
     stage valgrind bash scripts/valgrind.sh build/default
     stage coverage-gate bash scripts/coverage.sh --gate --out build/coverage-report
 fi
