@@ -46,7 +46,7 @@ while [ $# -gt 0 ]; do
     --merge) merge=1; shift ;;
     --no-build) build=0; shift ;;
     --triage|--coverage) echo "campaign: $1 must be the first argument" >&2; exit 2 ;;
-    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "campaign: unknown option $1" >&2; exit 2 ;;
     *) harnesses+=("$1"); shift ;;
   esac
