@@ -6,7 +6,8 @@ Usage: fuzz/campaign.sh --triage DIR [harness] [--regressions OUT] [--summary FI
 
 Finds the crash inputs under DIR: AFL++ findings (id:* files in a `crashes`
 folder, as afl-fuzz writes them), libFuzzer artifacts (crash-*, leak-*,
-timeout-*, oom-*), or, when DIR holds neither, every file in it. Each input
+timeout-*, oom-*), or, when DIR holds neither, every file directly in DIR
+(but *.log, *.env, *.txt, *.md, *.json). Each input
 belongs to `harness` when given, else to the nearest folder on its path named
 like a harness (a campaign work dir, an afl-fuzz -o dir named after the
 harness, fuzz/regressions/<h>/...).
@@ -44,6 +45,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 LF_BIN = os.path.join(ROOT, "build", "fuzz", "fuzz")
 AFL_BIN = os.path.join(ROOT, "build", "afl", "fuzz")
 LIBFUZZER_ARTIFACT = re.compile(r"^(crash|leak|timeout|oom)-")
+NOT_INPUT = re.compile(r"\.(log|env|txt|md|json)$")  # logs and reports beside crash inputs
 FRAME = re.compile(r"^\s*#(\d+) 0x[0-9a-f]+ in (\S+) (\S+?)(?::(\d+))?(?::\d+)?$")
 REPLAY_ENV = {
     "ASAN_OPTIONS": "symbolize=1:detect_leaks=1:allocator_may_return_null=1",
@@ -83,7 +85,7 @@ def candidates(top):
                 afl.append((p, "afl"))
             elif LIBFUZZER_ARTIFACT.match(f):
                 lf.append((p, "libfuzzer"))
-            else:
+            elif d == top and not NOT_INPUT.search(f):
                 other.append((p, "libfuzzer"))
     return afl + lf if afl or lf else other
 
