@@ -5,7 +5,8 @@
 #               fuzz/CMakeLists.txt from its rclient_fuzz_target calls, the only
 #               list), is the same for every engine, and every harness has its
 #               corpus, regressions folder, dictionary and options, and nothing
-#               in those folders names a harness that does not exist
+#               in those folders names a harness that does not exist, and every
+#               fuzz/*.c is built by fuzz/CMakeLists.txt
 #   2. libfuzzer  preset fuzz: each harness fuzzes N s from its corpus and regressions
 #   3. afl        preset afl: afl-fuzz -V N on each harness (40 of its seeds, its regressions)
 #   4. cflite   .clusterfuzzlite/build.sh run as the OSS-Fuzz image runs it (CC,
@@ -83,6 +84,9 @@ for p in fuzz/corpus/* fuzz/regressions/* fuzz/dict/*.dict fuzz/options/*.option
     name=${name%.options}
     [ -d "$p" ] || [ "$name" != "$(basename "$p")" ] || continue # files such as fuzz/regressions/DESCRIPTIONS
     [ -n "${is_harness[$name]+x}" ] || fail "$p: no harness $name in fuzz/CMakeLists.txt"
+done
+for src in fuzz/*.c; do # a harness source nobody registered
+    grep -qw "$(basename "$src")" fuzz/CMakeLists.txt || fail "$src is not built by fuzz/CMakeLists.txt"
 done
 step "harness list: ${#harnesses[@]} harnesses"
 
