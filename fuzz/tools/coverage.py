@@ -6,7 +6,8 @@ Usage: fuzz/campaign.sh --coverage [--out DIR] [--no-build] [harness...]
 Builds the fuzz-coverage preset (clang -fprofile-instr-generate
 -fcoverage-mapping, the replay driver), replays fuzz/corpus/<h>/ and
 fuzz/regressions/<h>/ through each harness, and writes with llvm-profdata and
-llvm-cov, for the sources under core/ and sim/:
+llvm-cov, for the sources under core/ and sim/ (and tools/rl-testbed/, the
+code of the vector_file and conf_case harnesses):
   DIR/<h>.txt       lines, branches and functions per file reached by that
                     harness's corpus, and every function of core/ or sim/
                     linked into the harness that no input reaches
@@ -20,6 +21,7 @@ build/fuzz-coverage/fuzz/harnesses.txt. Exit status 1 when a replay failed
 """
 
 import argparse
+import glob
 import json
 import os
 import subprocess
@@ -28,7 +30,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.path.join(ROOT, "build", "fuzz-coverage", "fuzz")
-AREAS = ("core", "sim")
+AREAS = ("core", "sim", "tools/rl-testbed")  # the last: what vector_file and conf_case test
 
 
 def tool(name):
@@ -142,7 +144,7 @@ def main():
         totals, files, unreached = summarize(export(cov, [binary], prof))
         n_inputs = sum(len(fs) for d in inputs for _, _, fs in os.walk(d))
         with open(os.path.join(args.out, f"{h}.txt"), "w") as f:
-            f.write(text_report(f"Coverage of core/ and sim/ by fuzz/corpus/{h} and fuzz/regressions/{h} "
+            f.write(text_report(f"Coverage of core/, sim/ and tools/rl-testbed/ by fuzz/corpus/{h} and fuzz/regressions/{h} "
                                 f"({n_inputs} inputs, replay build, llvm-cov)", totals, files, unreached))
         rows.append({"harness": h, "inputs": n_inputs, "totals": totals, "unreached": len(unreached)})
         objects.append(binary)
@@ -154,9 +156,14 @@ def main():
         prof = os.path.join(work, "all.profdata")
         subprocess.run([profdata_tool, "merge", "-sparse"] + raws + ["-o", prof], check=True)
         totals, files, unreached = summarize(export(cov, objects, prof))
+        linked = {r["file"] for r in files}
+        unlinked = sorted(rel(p) for a in AREAS for p in glob.glob(os.path.join(ROOT, a, "**", "*.c"), recursive=True)
+                          if rel(p) not in linked and "/tests/" not in rel(p) and "/bench" not in rel(p))
         with open(os.path.join(args.out, "all.txt"), "w") as f:
-            f.write(text_report("Coverage of core/ and sim/ by every harness's corpus and regressions together",
+            f.write(text_report("Coverage of core/, sim/ and tools/rl-testbed/ by every harness's corpus and regressions together",
                                 totals, files, unreached))
+            f.write(f"\nSource files in no harness (not counted above; {len(unlinked)}):\n")
+            f.write("".join(f"  {u}\n" for u in unlinked) or "  none\n")
         rows.append({"harness": "all", "inputs": sum(r["inputs"] for r in rows), "totals": totals,
                      "unreached": len(unreached)})
         t = totals["core"]
@@ -164,18 +171,24 @@ def main():
     with open(os.path.join(args.out, "summary.json"), "w") as f:
         json.dump({"harnesses": rows, "failed": failed}, f, indent=1)
         f.write("\n")
-    md = ["# Corpus coverage of core/ and sim/", "",
+    md = ["# Corpus coverage of core/, sim/ and tools/rl-testbed/", "",
           "Replay of `fuzz/corpus/<h>/` and `fuzz/regressions/<h>/` through each harness built with clang",
           "source-based coverage (preset `fuzz-coverage`), measured by llvm-cov over the files of core/ and sim/",
-          "linked into that harness (covered/total). `all` is the union over every harness. Per-file numbers",
+          "linked into that harness (covered/total), and of tools/rl-testbed/ (the runner code the vector_file",
+          "and conf_case harnesses test). `all` is the union over every harness. Per-file numbers",
           "and the functions never reached: `<h>.txt`, `all.txt`. Made by `fuzz/campaign.sh --coverage`.", "",
-          "| harness | inputs | core/ lines | core/ branches | sim/ lines | sim/ branches | functions never reached |",
-          "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+          "| harness | inputs | core/ lines | core/ branches | sim/ lines | sim/ branches | tools/rl-testbed/ lines "
+          "| tools/rl-testbed/ branches | functions never reached |",
+          "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for r in rows:
-        c, s = r["totals"]["core"], r["totals"]["sim"]
+        c, s, t = (r["totals"][a] for a in AREAS)
         cell = lambda p: f"{p[0]}/{p[1]} ({pct(p)})" if p[1] else "-"  # noqa: E731
         md.append(f"| {r['harness']} | {r['inputs']} | {cell(c['lines'])} | {cell(c['branches'])} | "
-                  f"{cell(s['lines'])} | {cell(s['branches'])} | {r['unreached']} |")
+                  f"{cell(s['lines'])} | {cell(s['branches'])} | {cell(t['lines'])} | {cell(t['branches'])} | "
+                  f"{r['unreached']} |")
+    if objects:
+        md += ["", "Source files linked into no harness, so counted nowhere above: " +
+               (", ".join(f"`{u}`" for u in unlinked) or "none") + "."]
     if failed:
         md += ["", "Replay failed (no profile): " + ", ".join(failed)]
     with open(os.path.join(args.out, "summary.md"), "w") as f:
