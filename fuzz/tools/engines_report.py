@@ -9,7 +9,8 @@ WORK is a fuzz/campaign.sh work directory (build/fuzz-campaign/<stamp>, one
 with --engine afl. The table gives per harness and engine the execs/s, the
 edges covered of those instrumented (each engine counts its own build's
 edges), the inputs added and the crashes, and, from the coverage summary, the
-lines and branches of core/ the committed corpus reaches.
+lines and branches of core/ (and lines of sim/ and tools/rl-testbed/) the
+committed corpus reaches, of the files linked into the harness.
 """
 
 import argparse
@@ -62,17 +63,20 @@ def main():
         lines += [note, ""]
     lines += [
         "| harness | libFuzzer execs/s | AFL++ execs/s | libFuzzer edges | AFL++ edges | libFuzzer new inputs | "
-        "AFL++ new inputs | crashes (libFuzzer / AFL++) | corpus: core/ lines | corpus: core/ branches |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "AFL++ new inputs | crashes (libFuzzer / AFL++) | corpus: core/ lines | corpus: core/ branches | "
+        "corpus: sim/ lines | corpus: tools/rl-testbed/ lines |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for h in names:
         a, b = lf.get(h), afl.get(h)
-        c = cov.get(h, {}).get("totals", {}).get("core")
+        t = cov.get(h, {}).get("totals", {})
+        c, sim, tb = t.get("core"), t.get("sim"), t.get("tools/rl-testbed")
         lines.append(
             f"| {h} | {a['execs_per_s'] if a else '-'} | {b['execs_per_s'] if b else '-'} | {edges(a)} | {edges(b)} | "
             f"{a['new_files'] if a else '-'} | {b['new_files'] if b else '-'} | "
             f"{len(a['crashes']) if a else '-'} / {len(b['crashes']) if b else '-'} | "
-            f"{cell(c['lines']) if c else '-'} | {cell(c['branches']) if c else '-'} |")
+            f"{cell(c['lines']) if c else '-'} | {cell(c['branches']) if c else '-'} | "
+            f"{cell(sim['lines']) if sim else '-'} | {cell(tb['lines']) if tb else '-'} |")
     if "all" in cov:
         c, s = cov["all"]["totals"]["core"], cov["all"]["totals"]["sim"]
         lines += ["", f"All corpora together reach {c['lines'][0]} of {c['lines'][1]} lines ({cell(c['lines'])}) and "
