@@ -85,7 +85,15 @@ echo "campaign: ${#harnesses[@]} harnesses x ${seconds}s under $engine, $jobs at
 # A value of fuzz/options/<h>.options ([libfuzzer] key = value).
 option() {
   local file="fuzz/options/$1.options"
-  [ -f "$file" ] && sed -n "s/^$2 *= *//p" "$file" | head -n1
+  if [ -f "$file" ]; then sed -n "s/^$2 *= *//p" "$file" | head -n1; fi
+}
+
+# The seed folders of a harness that exist.
+seed_dirs() {
+  local d
+  for d in "fuzz/corpus/$1" "fuzz/regressions/$1"; do
+    if [ -d "$d" ]; then echo "$d"; fi
+  done
 }
 
 # Newest libFuzzer status line ("#N ... cov: ... ft: ... exec/s: ...") of a log.
@@ -109,7 +117,7 @@ run_libfuzzer() {
     left=$((end - $(date +%s)))
     [ "$left" -ge 5 ] && [ "$run" -lt 8 ] || break
     run=$((run + 1))
-    "$BIN/fuzz_$h" "${args[@]}" "-max_total_time=$left" "$dir/corpus" "fuzz/corpus/$h" "fuzz/regressions/$h" \
+    "$BIN/fuzz_$h" "${args[@]}" "-max_total_time=$left" "$dir/corpus" $(seed_dirs "$h") \
       > "$dir/run$run.log" 2>&1 || true
     [ -n "$(ls "$dir/artifacts")" ] || break # the budget ran out without a crash
     mv "$dir/artifacts" "$dir/artifacts.run$run"
@@ -131,7 +139,7 @@ run_libfuzzer() {
     echo "corp=$(sed -n 's/.*corp: \([0-9]*\/[0-9a-zA-Z]*\).*/\1/p' <<< "$line")"
     echo "edges=$(grep -aoE 'Loaded 1 modules +\([0-9]+ inline 8-bit counters\)' "$dir/run1.log" \
                   | grep -oE '[0-9]+ inline' | cut -d' ' -f1 | head -n1)"
-    echo "corpus_files=$(find "$dir/corpus" "fuzz/corpus/$h" -type f | wc -l)"
+    echo "corpus_files=$(find "$dir/corpus" $(seed_dirs "$h") -type f | wc -l)"
     echo "new_files=$(find "$dir/corpus" -type f | wc -l)"
     echo "peak_rss_mb=$(sed -n 's/^stat::peak_rss_mb: *//p' "$dir"/run*.log | sort -n | tail -n1)"
   } > "$dir/stats.env"
@@ -152,13 +160,17 @@ run_afl() {
   mkdir -p "$dir/in"
   while IFS= read -r -d '' f; do
     cp "$f" "$dir/in/$(basename "$(dirname "$f")")-$(basename "$f")"
-  done < <(find "fuzz/corpus/$h" "fuzz/regressions/$h" -type f ! -name '.*' -size -1024k -print0)
+  done < <(find $(seed_dirs "$h") -type f ! -name '.*' -size -1024k -print0)
+  [ -n "$(ls "$dir/in")" ] || printf '\0' > "$dir/in/empty" # afl-fuzz needs one seed
   local args=(-i "$dir/in" -o "$dir/afl" -V "$seconds" -m none)
   [ -f "fuzz/dict/$h.dict" ] && args+=(-x "fuzz/dict/$h.dict")
   local start; start=$(date +%s)
   AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 \
     afl-fuzz "${args[@]}" -- "$BIN/fuzz_$h" > "$dir/run1.log" 2>&1 || true
   local st="$dir/afl/default/fuzzer_stats"
+  if [ ! -f "$st" ]; then
+    echo "campaign: [$h] afl-fuzz did not start: $(grep -a 'PROGRAM ABORT' "$dir/run1.log" | sed 's/\x1b\[[0-9;]*m//g' | head -n1) (log $dir/run1.log)" >&2
+  fi
   {
     echo "seconds=$(( $(date +%s) - start ))"; echo "runs=1"; echo "execs=$(afl_stat "$st" execs_done)"
     echo "cov=$(afl_stat "$st" edges_found)"; echo "ft=0"

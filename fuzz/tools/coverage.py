@@ -125,7 +125,15 @@ def main():
             if subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL).returncode != 0:
                 print(f"coverage: {' '.join(cmd)} failed", file=sys.stderr)
                 return 2
-    harnesses = args.harness or open(os.path.join(BIN, "harnesses.txt")).read().split()
+    if not os.path.isfile(os.path.join(BIN, "harnesses.txt")):
+        print(f"coverage: no {rel(BIN)}/harnesses.txt: build the fuzz-coverage preset (drop --no-build)", file=sys.stderr)
+        return 2
+    known = open(os.path.join(BIN, "harnesses.txt")).read().split()
+    unknown = [h for h in args.harness if h not in known]
+    if unknown:
+        print(f"coverage: no harness {', '.join(unknown)} (harnesses: {' '.join(known)})", file=sys.stderr)
+        return 2
+    harnesses = args.harness or known
     os.makedirs(args.out, exist_ok=True)
     work = tempfile.mkdtemp(prefix="fuzz-coverage-")
     rows, objects, raws, failed = [], [], [], []
