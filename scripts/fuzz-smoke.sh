@@ -27,6 +27,7 @@ case "${1:-}" in
 *) echo "usage: scripts/fuzz-smoke.sh [--seconds N]" >&2; exit 2 ;;
 esac
 
+t_start=$SECONDS
 T=build/fuzz-smoke
 rm -rf "$T"
 mkdir -p "$T"
@@ -38,7 +39,6 @@ fail() {
 step() {
     echo "fuzz-smoke: $1 ($((SECONDS - t_start)) s)"
 }
-t_start=$SECONDS
 export AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 AFL_FAST_CAL=1
 
 # Two jobs at a time (one per core); a job's output goes to its log.
