@@ -29,10 +29,8 @@ while read -r h; do
   name="rclient_$h"
   cp "$build/fuzz/fuzz_$h" "$OUT/$name"
   rm -f "$OUT/${name}_seed_corpus.zip"
-  seeds=$(mktemp -d)
-  find "fuzz/corpus/$h" "fuzz/regressions/$h" -type f ! -name '.*' -exec cp {} "$seeds/" \;
-  (cd "$seeds" && zip -q -r "$OUT/${name}_seed_corpus.zip" .)
-  rm -rf "$seeds"
+  # One flat zip (-j); zip refuses a name that occurs in both folders.
+  find "fuzz/corpus/$h" "fuzz/regressions/$h" -type f ! -name '.*' | zip -q -j "$OUT/${name}_seed_corpus.zip" -@
   [ -f "fuzz/options/$h.options" ] && cp "fuzz/options/$h.options" "$OUT/$name.options"
   [ -f "fuzz/dict/$h.dict" ] && cp "fuzz/dict/$h.dict" "$OUT/$name.dict"
 done < "$build/fuzz/harnesses.txt"

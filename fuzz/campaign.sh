@@ -1,24 +1,35 @@
 #!/usr/bin/env bash
-# fuzz/campaign.sh - run the libFuzzer harnesses for a time budget and report.
+# fuzz/campaign.sh - fuzz campaigns, crash triage and corpus coverage (fuzz/README.md).
 #
-# usage: fuzz/campaign.sh [--seconds N] [--jobs J] [--merge] [--no-build] [harness...]
+# usage: fuzz/campaign.sh [--engine E] [--seconds N] [--jobs J] [--merge] [--no-build] [harness...]
+#        fuzz/campaign.sh --triage DIR [--regressions OUT] [--no-build] [harness]
+#        fuzz/campaign.sh --coverage [--out DIR] [--no-build] [harness...]
+#   --engine E   libfuzzer (default; preset "fuzz") or afl (AFL++ persistent mode; preset "afl")
 #   --seconds N  budget per harness (default 600)
 #   --jobs J     harnesses run at once (default 2, one per core)
 #   --merge      afterwards merge inputs with new coverage into fuzz/corpus/<harness>/
-#   --no-build   use the existing build/fuzz binaries
-#   harness...   default: every harness of build/fuzz/fuzz/harnesses.txt
+#                (libFuzzer -merge=1; for AFL++ the queue is merged with the libFuzzer build)
+#   --no-build   use the existing build/fuzz (and build/afl) binaries
+#   --triage     deduplicate, minimize and file the crashes under DIR (fuzz/tools/triage.py)
+#   --coverage   per-harness llvm-cov report of the corpora (fuzz/tools/coverage.py)
+#   harness...   default: every harness of build/<preset>/fuzz/harnesses.txt
 #
-# Builds the "fuzz" preset (clang, -fsanitize=fuzzer-no-link,address,undefined),
-# runs each harness with its dictionary and options (fuzz/dict, fuzz/options)
-# over a working copy of its corpus, prints progress every 30 s, restarts after
-# a crash until the budget is spent, minimizes every crash into
-# fuzz/regressions/<harness>/, and writes reports/fuzz/<date>-campaign.md and
-# .json (execs/s, coverage cov/ft, corpus size, crashes per harness).
+# A campaign runs each harness with its dictionary and options (fuzz/dict,
+# fuzz/options) over a working copy of its corpus, prints progress every 30 s,
+# restarts libFuzzer after a crash until the budget is spent, files every
+# distinct crash (by sanitizer stack) minimized into fuzz/regressions/<harness>/
+# through the triage step, and writes reports/fuzz/<date>-campaign[-afl].md and
+# .json (execs/s, coverage, corpus size, crashes per harness).
 # Working files: build/fuzz-campaign/<stamp>/. Exit status 1 when a harness crashed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT=$(pwd)
 
+case "${1:-}" in
+  --triage) shift; exec python3 fuzz/tools/triage.py "$@" ;;
+  --coverage) shift; exec python3 fuzz/tools/coverage.py "$@" ;;
+esac
+
+engine=libfuzzer
 seconds=600
 jobs=2
 merge=0
@@ -26,26 +37,37 @@ build=1
 harnesses=()
 while [ $# -gt 0 ]; do
   case "$1" in
+    --engine) engine="$2"; shift 2 ;;
+    --engine=*) engine="${1#*=}"; shift ;;
     --seconds) seconds="$2"; shift 2 ;;
     --seconds=*) seconds="${1#*=}"; shift ;;
     --jobs) jobs="$2"; shift 2 ;;
     --jobs=*) jobs="${1#*=}"; shift ;;
     --merge) merge=1; shift ;;
     --no-build) build=0; shift ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --triage|--coverage) echo "campaign: $1 must be the first argument" >&2; exit 2 ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "campaign: unknown option $1" >&2; exit 2 ;;
     *) harnesses+=("$1"); shift ;;
   esac
 done
+case "$engine" in
+  libfuzzer) preset=fuzz ;;
+  afl) preset=afl ;;
+  *) echo "campaign: --engine must be libfuzzer or afl, got $engine" >&2; exit 2 ;;
+esac
 
-BIN=build/fuzz/fuzz
+BIN=build/$preset/fuzz
+LFBIN=build/fuzz/fuzz # triage reproduces every crash with the libFuzzer build
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 WORK=build/fuzz-campaign/$stamp
 mkdir -p "$WORK"
 if [ "$build" = 1 ]; then
-  echo "campaign: building the libFuzzer harnesses (preset fuzz)"
-  cmake --preset fuzz >/dev/null
-  cmake --build --preset fuzz >/dev/null
+  for p in fuzz $([ "$preset" = afl ] && echo afl); do
+    echo "campaign: building the harnesses (preset $p)"
+    cmake --preset "$p" >/dev/null
+    cmake --build --preset "$p" >/dev/null
+  done
   # The source the report names (without --no-build the binaries match it).
   state=clean
   [ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || state=dirty
@@ -58,12 +80,20 @@ for h in "${harnesses[@]}"; do
   [ -x "$BIN/fuzz_$h" ] || { echo "campaign: no harness $BIN/fuzz_$h" >&2; exit 2; }
 done
 
-echo "campaign: ${#harnesses[@]} harnesses x ${seconds}s, $jobs at a time; work dir $WORK"
+echo "campaign: ${#harnesses[@]} harnesses x ${seconds}s under $engine, $jobs at a time; work dir $WORK"
 
-# max_len from fuzz/options/<h>.options ([libfuzzer] max_len = N).
+# A value of fuzz/options/<h>.options ([libfuzzer] key = value).
 option() {
   local file="fuzz/options/$1.options"
-  [ -f "$file" ] && sed -n "s/^$2 *= *//p" "$file" | head -n1
+  if [ -f "$file" ]; then sed -n "s/^$2 *= *//p" "$file" | head -n1; fi
+}
+
+# The seed folders of a harness that exist.
+seed_dirs() {
+  local d
+  for d in "fuzz/corpus/$1" "fuzz/regressions/$1"; do
+    if [ -d "$d" ]; then echo "$d"; fi
+  done
 }
 
 # Newest libFuzzer status line ("#N ... cov: ... ft: ... exec/s: ...") of a log.
@@ -71,11 +101,11 @@ status_line() {
   grep -aE '^#[0-9]+.*cov: ' "$1" 2>/dev/null | tail -n1 || true
 }
 
-# One harness: run until the budget is spent (restarting after a crash, at
-# most 8 runs), then minimize crashes and write results/<h>.env.
-run_harness() {
-  local h=$1 dir="$WORK/$h"
-  mkdir -p "$dir/corpus" "$dir/artifacts" "fuzz/regressions/$h"
+# libFuzzer: run until the budget is spent (restarting after a crash, at most
+# 8 runs); crash inputs go to artifacts.run<N>/. Writes $dir/stats.env.
+run_libfuzzer() {
+  local h=$1 dir=$2
+  mkdir -p "$dir/corpus" "$dir/artifacts"
   local args=(-print_final_stats=1 -timeout=25 -rss_limit_mb=2560 "-artifact_prefix=$dir/artifacts/")
   local max_len; max_len=$(option "$h" max_len)
   [ -n "$max_len" ] && args+=("-max_len=$max_len")
@@ -87,7 +117,7 @@ run_harness() {
     left=$((end - $(date +%s)))
     [ "$left" -ge 5 ] && [ "$run" -lt 8 ] || break
     run=$((run + 1))
-    "$BIN/fuzz_$h" "${args[@]}" "-max_total_time=$left" "$dir/corpus" "fuzz/corpus/$h" "fuzz/regressions/$h" \
+    "$BIN/fuzz_$h" "${args[@]}" "-max_total_time=$left" "$dir/corpus" $(seed_dirs "$h") \
       > "$dir/run$run.log" 2>&1 || true
     [ -n "$(ls "$dir/artifacts")" ] || break # the budget ran out without a crash
     mv "$dir/artifacts" "$dir/artifacts.run$run"
@@ -95,59 +125,94 @@ run_harness() {
     # A seed or regression input that crashes would crash every restart.
     grep -aq 'INITED' "$dir/run$run.log" || break
   done
-  local elapsed=$(( $(date +%s) - start ))
-  # Minimize each crash into fuzz/regressions/<h>/<kind>-<sha1>.
-  local crashes=() a adir kind out sum why key
-  local -A seen=()
-  for a in "$dir"/artifacts.run*/*; do
-    [ -f "$a" ] || continue
-    adir=$(dirname "$a")
-    kind=$(basename "$a"); kind=${kind%%-*}
-    why=$(grep -ahE 'fuzz invariant violated|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error' \
-          "$dir/run${adir##*.run}.log" | head -n1 | cut -c1-200 || true)
-    # One regression per distinct failure (pids and addresses stripped).
-    key=$(sed 's/==[0-9]*==//g; s/0x[0-9a-f]*//g' <<< "$kind $why")
-    [ -z "${seen[$key]+x}" ] || continue
-    seen[$key]=1
-    out="$dir/min-$(basename "$a")"
-    "$BIN/fuzz_$h" -minimize_crash=1 -max_total_time=60 -runs=100000 "-exact_artifact_path=$out" "$a" \
-      > "$out.log" 2>&1 || true
-    [ -s "$out" ] || cp "$a" "$out"
-    sum=$(sha1sum "$out" | cut -c1-16)
-    cp "$out" "fuzz/regressions/$h/$kind-$sum"
-    crashes+=("$kind-$sum|${why//|/ }")
-  done
-  # Totals over all runs; coverage from the last status line.
-  local execs=0 n line cov ft corp
+  local execs=0 n log line
   for log in "$dir"/run*.log; do
     n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n1)
     [ -z "$n" ] && n=$(status_line "$log" | sed -n 's/^#\([0-9]*\).*/\1/p')
     execs=$((execs + ${n:-0}))
   done
   line=$(status_line "$dir/run$run.log")
-  cov=$(sed -n 's/.*cov: \([0-9]*\).*/\1/p' <<< "$line")
-  ft=$(sed -n 's/.*ft: \([0-9]*\).*/\1/p' <<< "$line")
-  corp=$(sed -n 's/.*corp: \([0-9]*\/[0-9a-zA-Z]*\).*/\1/p' <<< "$line")
-  local edges; edges=$(grep -aoE 'Loaded 1 modules +\([0-9]+ inline 8-bit counters\)' "$dir/run1.log" | grep -oE '[0-9]+ inline' | cut -d' ' -f1 | head -n1)
-  local rss; rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$dir"/run*.log | sort -n | tail -n1)
   {
-    echo "harness=$h"; echo "seconds=$elapsed"; echo "runs=$run"; echo "execs=$execs"
-    echo "cov=${cov:-0}"; echo "ft=${ft:-0}"; echo "corp=${corp:-0/0b}"; echo "edges=${edges:-0}"
-    echo "corpus_files=$(find "$dir/corpus" "fuzz/corpus/$h" -type f | wc -l)"
+    echo "seconds=$(( $(date +%s) - start ))"; echo "runs=$run"; echo "execs=$execs"
+    echo "cov=$(sed -n 's/.*cov: \([0-9]*\).*/\1/p' <<< "$line")"
+    echo "ft=$(sed -n 's/.*ft: \([0-9]*\).*/\1/p' <<< "$line")"
+    echo "corp=$(sed -n 's/.*corp: \([0-9]*\/[0-9a-zA-Z]*\).*/\1/p' <<< "$line")"
+    echo "edges=$(grep -aoE 'Loaded 1 modules +\([0-9]+ inline 8-bit counters\)' "$dir/run1.log" \
+                  | grep -oE '[0-9]+ inline' | cut -d' ' -f1 | head -n1)"
+    echo "corpus_files=$(find "$dir/corpus" $(seed_dirs "$h") -type f | wc -l)"
     echo "new_files=$(find "$dir/corpus" -type f | wc -l)"
-    echo "peak_rss_mb=${rss:-0}"
-    for c in "${crashes[@]+"${crashes[@]}"}"; do echo "crash=$c"; done
-  } > "$dir/result.env"
+    echo "peak_rss_mb=$(sed -n 's/^stat::peak_rss_mb: *//p' "$dir"/run*.log | sort -n | tail -n1)"
+  } > "$dir/stats.env"
   if [ "$merge" = 1 ]; then
     "$BIN/fuzz_$h" -merge=1 "fuzz/corpus/$h" "$dir/corpus" > "$dir/merge.log" 2>&1 || true
   fi
 }
 
+# One value of AFL++'s fuzzer_stats.
+afl_stat() {
+  sed -n "s/^$2 *: *//p" "$1" 2>/dev/null | head -n1
+}
+
+# AFL++: one afl-fuzz run of the whole budget (-V) over the corpus and
+# regressions; crash inputs land in afl/default/crashes/. Writes $dir/stats.env.
+run_afl() {
+  local h=$1 dir=$2 f
+  mkdir -p "$dir/in"
+  while IFS= read -r -d '' f; do
+    cp "$f" "$dir/in/$(basename "$(dirname "$f")")-$(basename "$f")"
+  done < <(find $(seed_dirs "$h") -type f ! -name '.*' -size -1024k -print0)
+  [ -n "$(ls "$dir/in")" ] || printf '\0' > "$dir/in/empty" # afl-fuzz needs one seed
+  local args=(-i "$dir/in" -o "$dir/afl" -V "$seconds" -m none)
+  [ -f "fuzz/dict/$h.dict" ] && args+=(-x "fuzz/dict/$h.dict")
+  local start; start=$(date +%s)
+  AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 \
+    afl-fuzz "${args[@]}" -- "$BIN/fuzz_$h" > "$dir/run1.log" 2>&1 || true
+  local st="$dir/afl/default/fuzzer_stats"
+  if [ ! -f "$st" ]; then
+    echo "campaign: [$h] afl-fuzz did not start: $(grep -a 'PROGRAM ABORT' "$dir/run1.log" | sed 's/\x1b\[[0-9;]*m//g' | head -n1) (log $dir/run1.log)" >&2
+  fi
+  {
+    echo "seconds=$(( $(date +%s) - start ))"; echo "runs=1"; echo "execs=$(afl_stat "$st" execs_done)"
+    echo "cov=$(afl_stat "$st" edges_found)"; echo "ft=0"
+    echo "corp=$(afl_stat "$st" corpus_count)"; echo "edges=$(afl_stat "$st" total_edges)"
+    echo "corpus_files=$(find "$dir/in" -type f | wc -l)"
+    echo "new_files=$(afl_stat "$st" corpus_found)"
+    echo "peak_rss_mb=$(afl_stat "$st" peak_rss_mb)"
+  } > "$dir/stats.env"
+  if [ "$merge" = 1 ] && [ -d "$dir/afl/default/queue" ]; then
+    "$LFBIN/fuzz_$h" -merge=1 "fuzz/corpus/$h" "$dir/afl/default/queue" > "$dir/merge.log" 2>&1 || true
+  fi
+}
+
+# One harness: fuzz, then file its crashes (triage: one minimized regression
+# per distinct stack), then write results/<h>.env.
+run_harness() {
+  local h=$1 dir="$WORK/$h"
+  mkdir -p "$dir"
+  "run_$engine" "$h" "$dir"
+  local crashes=()
+  if [ -n "$(find "$dir" \( -path '*/artifacts*' -o -path '*/crashes/*' \) -type f ! -name README.txt -print -quit)" ]; then
+    python3 fuzz/tools/triage.py --no-build --summary "$dir/triage.txt" "$dir" "$h" > "$dir/triage.log" 2>&1 || true
+    [ -f "$dir/triage.txt" ] && mapfile -t crashes < "$dir/triage.txt"
+  fi
+  {
+    echo "harness=$h"; echo "engine=$engine"
+    sed 's/=$/=0/' "$dir/stats.env"
+    for c in "${crashes[@]+"${crashes[@]}"}"; do echo "crash=$c"; done
+  } > "$dir/result.env"
+}
+
 progress() {
   local h=$1 line
-  line=$(status_line "$(ls -t "$WORK/$h"/run*.log 2>/dev/null | head -n1)")
-  [ -n "$line" ] || line="(starting)"
-  local crashes; crashes=$(find "$WORK/$h" -path '*artifacts*' -type f 2>/dev/null | wc -l)
+  if [ "$engine" = afl ]; then
+    local st="$WORK/$h/afl/default/fuzzer_stats"
+    line="execs $(afl_stat "$st" execs_done) edges $(afl_stat "$st" edges_found)/$(afl_stat "$st" total_edges)"
+    [ -f "$st" ] || line="(starting)"
+  else
+    line=$(status_line "$(ls -t "$WORK/$h"/run*.log 2>/dev/null | head -n1)")
+    [ -n "$line" ] || line="(starting)"
+  fi
+  local crashes; crashes=$(find "$WORK/$h" \( -path '*artifacts*' -o -path '*/crashes/id*' \) -type f 2>/dev/null | wc -l)
   echo "campaign: [$h] $(( $(date +%s) - ${started[$h]} ))/${seconds}s  ${line}  crashes: $crashes"
 }
 
@@ -163,7 +228,11 @@ while [ ${#pending[@]} -gt 0 ] || [ ${#running[@]} -gt 0 ]; do
     running+=("$h")
     echo "campaign: [$h] started"
   done
-  sleep $(( seconds < 30 ? 5 : 30 ))
+  # Poll every 5 s (so a finished harness frees its slot at once), report every 30 s.
+  for _ in 1 2 3 4 5 6; do
+    sleep 5
+    for h in "${running[@]}"; do kill -0 "${pid_of[$h]}" 2>/dev/null || break 2; done
+  done
   still=()
   for h in "${running[@]}"; do
     if kill -0 "${pid_of[$h]}" 2>/dev/null; then
@@ -178,6 +247,6 @@ while [ ${#pending[@]} -gt 0 ] || [ ${#running[@]} -gt 0 ]; do
 done
 
 mkdir -p reports/fuzz
-python3 fuzz/tools/campaign_report.py --work "$WORK" --seconds "$seconds" --jobs "$jobs" --out reports/fuzz
-grep -q '^crash=' "$WORK"/*/result.env && exit 1
-exit 0
+python3 fuzz/tools/campaign_report.py --work "$WORK" --seconds "$seconds" --jobs "$jobs" --engine "$engine" \
+  --out reports/fuzz
+! grep -q '^crash=' "$WORK"/*/result.env

@@ -3,7 +3,8 @@
 # Safe to run repeatedly; does nothing when everything is present.
 set -euo pipefail
 pkgs=(build-essential cmake clang pkg-config libssl-dev libb2-dev libcmocka-dev libc-ares-dev dnsmasq-base
-      bind9-dnsutils libjansson-dev python3 python3-cryptography valgrind gcovr)
+      bind9-dnsutils libjansson-dev python3 python3-cryptography valgrind gcovr
+      afl++ llvm zip unzip)  # fuzzing: AFL++ builds, llvm-cov/llvm-profdata, OSS-Fuzz seed zips
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

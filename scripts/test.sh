@@ -6,8 +6,10 @@
 #   3. Release builds (-O3 -DNDEBUG) with gcc and clang, -Werror; every test
 #      (optimisation enables warnings the other builds do not see)
 #   4. clang ASan+UBSan build; every test, including the fuzz-corpus replay
-#   5. valgrind memcheck over every unit-test executable (gcc build)
-#   6. coverage gate on core/: lines >= 90 %, branches >= 75 % (gcovr)
+#   5. every fuzz harness builds and starts under libFuzzer, AFL++ and the
+#      ClusterFuzzLite build; crash triage of planted crashes (scripts/fuzz-smoke.sh)
+#   6. valgrind memcheck over every unit-test executable (gcc build)
+#   7. coverage gate on core/: lines >= 90 %, branches >= 75 % (gcovr)
 # usage: scripts/test.sh [--quick]   (--quick: stage 1 only)
 # Installs missing system packages first. Exit status 0 only when every stage passed.
 set -uo pipefail
@@ -55,6 +57,7 @@ if [ "$quick" -eq 0 ]; then
     stage clang-werror-tests build_and_test clang
     stage release-gcc-clang-tests release_stage
     stage asan-ubsan-tests build_and_test asan
+    stage fuzz-engines bash scripts/fuzz-smoke.sh
     stage valgrind bash scripts/valgrind.sh build/default
     stage coverage-gate bash scripts/coverage.sh --gate --out build/coverage-report
 fi

@@ -2,7 +2,9 @@
 """Write reports/fuzz/<date>-campaign.md and .json from a fuzz/campaign.sh work
 directory (one <harness>/result.env per harness).
 
-Usage: campaign_report.py --work build/fuzz-campaign/<stamp> --seconds N --jobs J --out reports/fuzz [--commit C]
+Usage: campaign_report.py --work build/fuzz-campaign/<stamp> --seconds N --jobs J [--engine libfuzzer|afl]
+                          --out reports/fuzz [--commit C]
+The AFL++ report is <date>-campaign-afl.md; its cov/edges are afl-fuzz's edges_found/total_edges.
 """
 
 import argparse
@@ -21,7 +23,7 @@ def read_env(path):
         if key == "crash":
             name, _, why = value.partition("|")
             out["crashes"].append({"regression": name, "reason": why.strip()})
-        elif key in ("harness", "corp"):
+        elif key in ("harness", "corp", "engine"):
             out[key] = value
         else:
             out[key] = int(value or 0)
@@ -50,8 +52,9 @@ def source_state(args):
 
 def environment(args):
     preset = json.load(open("CMakePresets.json"))
+    name = "afl" if args.engine == "afl" else "fuzz"
     flags = next((p["cacheVariables"].get("CMAKE_C_FLAGS", "") for p in preset["configurePresets"]
-                  if p["name"] == "fuzz"), "")
+                  if p["name"] == name), "")
     commit, dirty = source_state(args)
     return {
         "git_commit": commit,
@@ -62,24 +65,36 @@ def environment(args):
         "seconds_per_harness": args.seconds,
         "jobs": args.jobs,
         "work_dir": args.work,
+        "engine": args.engine,
     }
 
 
 def markdown(date, env, rows, notes=()):
+    afl = env["engine"] == "afl"
     lines = [
-        f"# Fuzz campaign {date}",
+        f"# Fuzz campaign {date}{' (AFL++)' if afl else ''}",
         "",
-        f"libFuzzer with ASan+UBSan (`{env['cflags']}`), {env['compiler']}, "
+        f"{'AFL++ (afl-clang-fast, persistent mode)' if afl else 'libFuzzer'} with ASan+UBSan (`{env['cflags']}`), {env['compiler']}, "
         f"{env['seconds_per_harness']} s per harness, {env['jobs']} at a time on {env['cpus']} CPUs, "
         f"commit {env['git_commit']}{' (with local changes)' if env['git_dirty'] else ''}. "
         "Made by `fuzz/campaign.sh`; the table is `fuzz/tools/campaign_report.py` over its work directory.",
         "",
-        "`cov` is libFuzzer's covered edges (of `edges` instrumented in the linked binary: core, harness and,",
-        "for vector_file, the rl-testbed runner); `ft` its features (edge and hit-count buckets, comparisons).",
-        "`corpus` is libFuzzer's in-memory corpus at the end (inputs/bytes, seeds included); `new` the inputs",
-        "this campaign added to its working corpus.",
-        "",
     ]
+    if afl:
+        lines += [
+            "`cov` is afl-fuzz's `edges_found` (of `edges` = `total_edges` instrumented in the binary); `ft` does",
+            "not apply (0); `corpus` is the queue size at the end (seeds included); `new` the queue entries",
+            "this campaign found.",
+            "",
+        ]
+    else:
+        lines += [
+            "`cov` is libFuzzer's covered edges (of `edges` instrumented in the linked binary: core, harness and,",
+            "for vector_file, the rl-testbed runner); `ft` its features (edge and hit-count buckets, comparisons).",
+            "`corpus` is libFuzzer's in-memory corpus at the end (inputs/bytes, seeds included); `new` the inputs",
+            "this campaign added to its working corpus.",
+            "",
+        ]
     for note in notes:
         lines += [note, ""]
     lines += [
@@ -106,6 +121,7 @@ def main():
     ap.add_argument("--seconds", type=int, required=True)
     ap.add_argument("--jobs", type=int, required=True)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--engine", choices=("libfuzzer", "afl"), default="libfuzzer")
     ap.add_argument("--commit", help="commit the harnesses were built from (default: <work>/source.txt or HEAD)")
     ap.add_argument("--note", action="append", default=[], help="a paragraph to add under the header")
     args = ap.parse_args()
@@ -118,10 +134,11 @@ def main():
         print("campaign_report: no results in " + args.work, file=sys.stderr)
         return 1
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
-    base = os.path.join(args.out, f"{date}-campaign")
+    stem = f"{date}-campaign" + ("-afl" if args.engine == "afl" else "")
+    base = os.path.join(args.out, stem)
     n = 2
     while os.path.exists(base + ".json"):
-        base = os.path.join(args.out, f"{date}-campaign-{n}")
+        base = os.path.join(args.out, f"{stem}-{n}")
         n += 1
     env = environment(args)
     doc = {"date": date, "environment": env, "notes": args.note, "harnesses": rows}

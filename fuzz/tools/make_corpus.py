@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Write the seed corpora fuzz/corpus/<harness>/seed-<sha1> from vectors/*.json,
-the rl-testbed test files and a few handmade inputs.
+conformance/cases, the rl-testbed test files and a few handmade inputs.
 
 Each harness's seeds are in the byte layout its LLVMFuzzerTestOneInput reads
 (see the harness source). Files named seed-* are replaced on every run; any
@@ -280,6 +280,17 @@ def vector_file_seeds():
     return out
 
 
+# ---- HA decision cases ----------------------------------------------------------------------
+
+def conf_case_seeds():
+    """conformance/cases (accepted) and the rl-testbed broken cases (each rejected at one field)."""
+    out = []
+    for pattern in (("conformance", "cases", "*.json"), ("tools", "rl-testbed", "testdata", "bad_cases", "*.json")):
+        for path in sorted(glob.glob(os.path.join(ROOT, *pattern))):
+            out.append(open(path, "rb").read())
+    return out
+
+
 # ---- writing ------------------------------------------------------------------------------
 
 def all_seeds():
@@ -306,6 +317,7 @@ def all_seeds():
         "client": client_seeds(),
         "membership": membership_seeds(),
         "vector_file": vector_file_seeds(),
+        "conf_case": conf_case_seeds(),
     }
 
 
