@@ -126,17 +126,7 @@ stop_serve restart
 command -v dnsmasq >/dev/null || { echo "FAIL dnsmasq not installed (scripts/install-deps.sh)"; exit 1; }
 start_serve dns --tenant "$key" --dns-name rl.test --dnsmasq "$tmp/records.conf" \
     --server port=0,start=1767225600 --server port=0,start=1767229200
-user=$(id -un)
-for _ in $(seq 20); do
-    dport=$((20000 + RANDOM % 20000))
-    dnsmasq --keep-in-foreground --no-resolv --no-hosts --no-poll --conf-file="$tmp/records.conf" \
-        --listen-address=127.0.0.1 --bind-interfaces --port="$dport" --pid-file= --user="$user" \
-        --log-facility=- 2>"$tmp/dnsmasq.err" &
-    dns_pid=$!
-    sleep 0.3
-    kill -0 "$dns_pid" 2>/dev/null && break
-    dns_pid=""
-done
+start_dnsmasq "$tmp/records.conf"
 check "dnsmasq started" [ -n "$dns_pid" ]
 expect "SRV discovery: the oldest selected" 0 out "server: $(server_id dns 0) " -- check --key "$key" \
     --dns rl.test --dns-server "127.0.0.1:$dport" --bucket dns:1000:100
@@ -154,22 +144,7 @@ stop_serve dns
 # ---- serve fed random and truncated datagrams keeps serving check
 start_serve garbage --tenant "$key" --log "$tmp/garbage.log"
 port=$(server_port garbage 0)
-python3 - "$port" <<'PY'
-import random, socket, sys
-port = int(sys.argv[1])
-rng = random.Random(11)
-s4 = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s6 = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
-for i in range(1000):
-    n = rng.randrange(0, 1301)
-    d = bytearray(rng.getrandbits(8) for _ in range(n))
-    if i % 2 and n >= 4:
-        d[0:4] = b"\x52\x4c\x28\x00"   # tenant TLV type 0x4C52, tlv_size 40
-    if i % 5 == 0:
-        d = d[: rng.randrange(0, 45)]  # truncated below the smallest request
-    sock, dst = (s4, ("127.0.0.1", port)) if i % 3 else (s6, ("::1", port))
-    sock.sendto(bytes(d), dst)
-PY
+send_garbage "$port" 11 1000 1300
 expect "after garbage: IPv4 allowed" 0 out "decision: allowed" -- check --key "$key" \
     --server "$(ep garbage 0 127.0.0.1)" --bucket api:1000:100
 expect "after garbage: IPv6 allowed" 0 out "decision: allowed" -- check --key "$key" \
