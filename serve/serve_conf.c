@@ -15,14 +15,14 @@
 
 #include "r_client.h"
 
-__attribute__((format(printf, 2, 3))) static int fail(char *err, const char *fmt, ...);
-static int fail(char *err, const char *fmt, ...) {
+void serve_errf(char *err, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(err, SERVE_ERR_LEN, fmt, ap);
     va_end(ap);
-    return -1;
 }
+
+#define fail(err, ...) (serve_errf((err), __VA_ARGS__), -1)
 
 /* Canonical unsigned decimal in [0, max]: digits only, no sign or spaces. */
 static bool parse_u64(const char *text, uint64_t max, uint64_t *out) {

@@ -73,6 +73,10 @@ typedef struct {
     double duration_s;                   /* stop after this long; 0 = run until a signal */
 } serve_conf_t;
 
+/* err := the formatted text, truncated to SERVE_ERR_LEN (every error
+ * message of serve is made here). */
+__attribute__((format(printf, 2, 3))) void serve_errf(char *err, const char *fmt, ...);
+
 /* Defaults: no servers, no tenants, rate_cap 100000, memory_cap_mb 256,
  * max_pending 4096. */
 void serve_conf_init(serve_conf_t *c);

@@ -3,7 +3,6 @@
  * turned into its command-line text and handed to the one parser of
  * serve_conf.c, so a file and a command line accept exactly the same values. */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,14 +33,7 @@ static bool scalar_text(const json_t *v, char *buf, size_t cap) {
     return false;
 }
 
-/* err := the formatted text, truncated to SERVE_ERR_LEN. */
-__attribute__((format(printf, 2, 3))) static void put_err(char *err, const char *fmt, ...);
-static void put_err(char *err, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, SERVE_ERR_LEN, fmt, ap);
-    va_end(ap);
-}
+#define put_err serve_errf
 
 /* Prefix err (which holds the parser's message) with "FILE: FIELD: ". */
 static int at_field(char *err, const char *path, const char *field) {

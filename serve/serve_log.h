@@ -1,6 +1,6 @@
 /* serve_log.h - the --log file of `rl-testbed serve`: one JSON object per
  * line for every datagram received and sent, and for restarts. Fields are
- * documented in docs/serve.md "Reading the log". A client maintainer reads
+ * documented in docs/serve.md "Read the log". A client maintainer reads
  * "reason" to see what their client got wrong. */
 #ifndef SERVE_LOG_H
 #define SERVE_LOG_H

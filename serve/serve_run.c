@@ -19,7 +19,6 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -107,14 +106,7 @@ static uint64_t clock_ms(clockid_t id) {
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-__attribute__((format(printf, 2, 3))) static int fail(char *err, const char *fmt, ...);
-static int fail(char *err, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, SERVE_ERR_LEN, fmt, ap);
-    va_end(ap);
-    return 1;
-}
+#define fail(err, ...) (serve_errf((err), __VA_ARGS__), 1)
 
 /* ---- sockets ------------------------------------------------------------------ */
 

@@ -50,16 +50,7 @@ check "dnsmasq snippet: exact text" cmp "$tmp/want.conf" "$tmp/records.conf"
 check "zone file: exact text" cmp "$tmp/want.zone" "$tmp/rl.test.zone"
 
 # dnsmasq on a free loopback port, answering only from the snippet.
-for _ in $(seq 20); do
-    dport=$((20000 + RANDOM % 20000))
-    dnsmasq --keep-in-foreground --no-resolv --no-hosts --no-poll --conf-file="$tmp/records.conf" \
-        --listen-address=127.0.0.1 --bind-interfaces --port="$dport" --pid-file= --user="$(id -un)" \
-        --log-facility=- 2>"$tmp/dnsmasq.err" &
-    dns_pid=$!
-    sleep 0.3
-    kill -0 "$dns_pid" 2>/dev/null && break
-    dns_pid=""
-done
+start_dnsmasq "$tmp/records.conf"
 check "dnsmasq started" [ -n "$dns_pid" ]
 q() { dig @127.0.0.1 -p "$dport" +short +time=2 +tries=2 "$@" | sort; }
 srv=$(q SRV _ratelimitly._udp.rl.test | tr '\n' ';')

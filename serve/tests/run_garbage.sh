@@ -16,23 +16,10 @@ start_serve garbage --tenant "$aes_key" --log "$tmp/garbage.log"
 port=$(server_port garbage 0)
 id=$(server_id garbage 0)
 
-# 2000 random datagrams (0..1500 bytes) over both families, some starting with
-# a valid tenant TLV header so they get past the first check, plus 1500 bytes.
-python3 - "$port" <<'PY'
-import os, random, socket, sys
-port = int(sys.argv[1])
-rng = random.Random(7)
-s4 = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s6 = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
-for i in range(2000):
-    n = rng.randrange(0, 1501)
-    d = bytearray(rng.getrandbits(8) for _ in range(n))
-    if i % 2 and n >= 4:
-        d[0:4] = b"\x52\x4c\x28\x00"   # tenant TLV type 0x4C52, tlv_size 40
-    sock, dst = (s4, ("127.0.0.1", port)) if i % 3 else (s6, ("::1", port))
-    sock.sendto(bytes(d), dst)
-s4.sendto(b"\0" * 1500, ("127.0.0.1", port))
-PY
+# 2000 random datagrams (0..1500 bytes, serve_lib.sh send_garbage) over both
+# families, then one of 1500 bytes.
+send_garbage "$port" 7 2000 1500
+python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"\0" * 1500, ("127.0.0.1", '"$port"'))'
 # Every proper prefix of the host's real request, then the request itself.
 out=$("$host" --truncations "$aes_key" "$id@127.0.0.1:$port")
 check "after garbage and truncations a valid request is allowed" [ "$out" = "allowed by server $id" ]

@@ -81,3 +81,43 @@ for line in open(sys.argv[1]):
 print(n)
 PY
 }
+
+# start_dnsmasq CONF: dnsmasq on a free loopback port answering only from the
+# conf file CONF (serve --dnsmasq output); sets dport and dns_pid ("" when it
+# could not start). The caller stops it (kill "$dns_pid").
+start_dnsmasq() {
+    for _ in $(seq 20); do
+        dport=$((20000 + RANDOM % 20000))
+        dnsmasq --keep-in-foreground --no-resolv --no-hosts --no-poll --conf-file="$1" \
+            --listen-address=127.0.0.1 --bind-interfaces --port="$dport" --pid-file= --user="$(id -un)" \
+            --log-facility=- 2>"$tmp/dnsmasq.err" &
+        dns_pid=$!
+        sleep 0.3
+        kill -0 "$dns_pid" 2>/dev/null && return 0
+        dns_pid=""
+    done
+    return 1
+}
+
+# send_garbage PORT SEED N MAXLEN: N random datagrams (0..MAXLEN bytes) to
+# 127.0.0.1 and ::1 at PORT; every other one starts with a valid tenant TLV
+# header so it gets past the first check, every fifth is cut below the
+# smallest request (44 bytes).
+send_garbage() {
+    python3 - "$@" <<'PY'
+import random, socket, sys
+port, seed, count, maxlen = (int(a) for a in sys.argv[1:5])
+rng = random.Random(seed)
+s4 = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s6 = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+for i in range(count):
+    n = rng.randrange(0, maxlen + 1)
+    d = bytearray(rng.getrandbits(8) for _ in range(n))
+    if i % 2 and n >= 4:
+        d[0:4] = b"\x52\x4c\x28\x00"   # tenant TLV type 0x4C52, tlv_size 40
+    if i % 5 == 0:
+        d = d[: rng.randrange(0, 45)]
+    sock, dst = (s4, ("127.0.0.1", port)) if i % 3 else (s6, ("::1", port))
+    sock.sendto(bytes(d), dst)
+PY
+}

@@ -1,34 +1,32 @@
-#!/bin/sh
-# usage: run_check.sh RL_TESTBED RT_RESPONDER
+#!/usr/bin/env bash
+# usage: run_check.sh RL_TESTBED
 #
-# `rl-testbed check` (tools/rl-testbed/README.md "check"): bad arguments exit 2
-# and name the argument; against the loopback responder (the reference server
-# model on real UDP, 3 servers) a decision is allowed (exit 0) with the
-# oldest server selected, a tight limit denies (exit 1), a report is sent, a
-# down oldest server fails over, a silent server gives no decision (exit 3),
-# --load prints its summary and SRV discovery works through dnsmasq.
+# `rl-testbed check` (tools/rl-testbed/README.md "check"): bad arguments and
+# bad environment values exit 2 and name the argument or variable; against
+# `rl-testbed serve` (3 servers on loopback) a decision is allowed (exit 0)
+# with the oldest server selected, a tight limit denies (exit 1), a report is
+# sent, an unreachable oldest server fails over, a silent server gives no
+# decision (exit 3) and --load prints its summary. run_check_serve.sh has the
+# integration cases (auth modes, IPv6, kills, rebind, restart, DNS).
 set -u
 bin=$1
-responder=$2
+here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d) || exit 1
-: >"$tmp/servers" # exists before the background job's redirection runs
-"$responder" --servers 3 >"$tmp/servers" &
-rpid=$!
-trap 'kill $rpid 2>/dev/null; wait $rpid 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
-. "$(dirname "$0")/cli_lib.sh"
-# U = 250 ms (H = 750 ms; the responder key allows 2000): a loaded host still answers in time.
+. "$here/cli_lib.sh"
+. "$here/../../../serve/tests/serve_lib.sh"
+trap 'cleanup_serve; wait 2>/dev/null; rm -rf "$tmp"' EXIT
+# U = 250 ms (H = 750 ms; the key allows 2000): a loaded host still answers in time.
 RATELIMITLY_REQUEST_UNIT_MS=250
 export RATELIMITLY_REQUEST_UNIT_MS
-i=0
-while [ "$(grep -c -- --server "$tmp/servers")" -lt 3 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-if [ -z "$(awk '/^key/{print $2}' "$tmp/servers")" ]; then
-    echo "FAIL the loopback responder did not start"
-    exit 1
-fi
-key=$(awk '/^key/{print $2}' "$tmp/servers")
-s1=$(sed -n 2p "$tmp/servers" | cut -d' ' -f2)
-s2=$(sed -n 3p "$tmp/servers" | cut -d' ' -f2)
-s3=$(sed -n 4p "$tmp/servers" | cut -d' ' -f2)
+unset RATELIMITLY_AUTH_KEY RATELIMITLY_TENANT RATELIMITLY_REQUEST_REPLAY_COUNT RATELIMITLY_REQUEST_PROFILE
+# dedup_ttl_ms_max 2000, key_id 4242 (the same key as run_check_serve.sh).
+key=rl-cookie1qxfpqqqqqqqqqqzpgfp5g32xgayyjjjtf3x5un6s29f9x4z42et4sk26tdw96hjlvpgtzsh7l2qhn2
+start_serve trio --tenant "$key" --server port=0,start=1767225600 --server port=0,start=1767229200 \
+    --server port=0,start=1767232800
+ep() { echo "$(server_id trio "$1")@127.0.0.1:$(server_port trio "$1")"; }
+s1=$(ep 0)
+s2=$(ep 1)
+s3=$(ep 2)
 oldest=${s1%%@*}
 
 expect "check --help" 0 out "usage: rl-testbed check" -- check --help
@@ -70,12 +68,38 @@ elif ! grep -qF "RATELIMITLY_AUTH_KEY: not set" "$tmp/err"; then
 else
     echo "ok   no key names RATELIMITLY_AUTH_KEY"
 fi
+# Bad environment values (api.md "Public runtime" environment options): exit 2,
+# the variable and the accepted values named, nothing sent.
+bad_env() { # bad_env NAME VALUE TEXT [ARGS...]: check with NAME=VALUE must exit 2 naming TEXT
+    name=$1 value=$2 text=$3
+    shift 3
+    checks=$((checks + 1))
+    env "$name=$value" "$bin" check --server "$s1" --bucket a:1000:1 "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" -ne 2 ]; then
+        fail "$name='$value': exit status $rc, want 2"
+    elif ! grep -qF -- "$text" "$tmp/err"; then
+        fail "$name='$value': stderr lacks: $text"
+    else
+        echo "ok   $name='$value' refused"
+    fi
+}
+bad_env RATELIMITLY_REQUEST_UNIT_MS 0 "RATELIMITLY_REQUEST_UNIT_MS: not a nonzero decimal integer" --key "$key"
+bad_env RATELIMITLY_REQUEST_UNIT_MS 20ms "RATELIMITLY_REQUEST_UNIT_MS: not a nonzero decimal integer" --key "$key"
+bad_env RATELIMITLY_REQUEST_UNIT_MS 4294967296 "RATELIMITLY_REQUEST_UNIT_MS: not a nonzero decimal integer" --key "$key"
+bad_env RATELIMITLY_REQUEST_UNIT_MS 1000 "the policy's dedup horizon exceeds the key's dedup_ttl_ms_max" --key "$key"
+bad_env RATELIMITLY_REQUEST_REPLAY_COUNT 17 "RATELIMITLY_REQUEST_REPLAY_COUNT: not a decimal integer from 0 through 16" --key "$key"
+bad_env RATELIMITLY_REQUEST_REPLAY_COUNT -1 "RATELIMITLY_REQUEST_REPLAY_COUNT: not a decimal integer from 0 through 16" --key "$key"
+bad_env RATELIMITLY_REQUEST_PROFILE yes "RATELIMITLY_REQUEST_PROFILE: not 0 or 1" --key "$key"
+bad_env RATELIMITLY_TENANT "" "RATELIMITLY_TENANT: empty" --key "$key"
+bad_env RATELIMITLY_AUTH_KEY rl-cookie1xyz "RATELIMITLY_AUTH_KEY: not a valid API key"
+bad_env RATELIMITLY_AUTH_KEY "" "RATELIMITLY_AUTH_KEY: not set"
 checks=$((checks + 1))
-if RATELIMITLY_REQUEST_UNIT_MS=0 "$bin" check --key "$key" --server "$s1" --bucket a:1000:1 >"$tmp/out" 2>"$tmp/err" ||
-    ! grep -qF "RATELIMITLY_REQUEST_UNIT_MS" "$tmp/err"; then
-    fail "bad unit in the environment: want exit 2 naming RATELIMITLY_REQUEST_UNIT_MS"
+if env RATELIMITLY_AUTH_KEY="$key" RATELIMITLY_REQUEST_PROFILE=0 RATELIMITLY_REQUEST_REPLAY_COUNT=2 \
+    "$bin" check --server "$s1" --bucket cli-env:1000:100 >"$tmp/out" 2>"$tmp/err"; then
+    echo "ok   key from RATELIMITLY_AUTH_KEY, good environment values accepted"
 else
-    echo "ok   bad environment value names its variable"
+    fail "good environment values: want exit 0"
 fi
 
 expect "allowed" 0 out "decision: allowed" -- check --key "$key" --server "$s1" --server "$s2" --server "$s3" \
@@ -98,30 +122,6 @@ expect "load" 0 out "syscalls per request:" -- check --key "$key" --server "$s1"
     --bucket cli-load:1000:1000000 --load 200 --rate 2000
 expect "load quantiles" 0 out "latency (us): p50 " -- check --key "$key" --server "$s1" \
     --bucket cli-load:1000:1000000 --load 50 --rate 0 --no-sendmmsg
-
-# SRV discovery through the command line: a dnsmasq on a loopback port serves the three servers.
-dnsmasq=/usr/sbin/dnsmasq
-[ -x "$dnsmasq" ] || dnsmasq=$(command -v dnsmasq)
-dport=$(( 20000 + $$ % 20000 ))
-set --
-for s in "$s1" "$s2" "$s3"; do
-    id=${s%%@*}
-    port=${s##*:}
-    set -- "$@" "--srv-host=_ratelimitly._udp.rl.test,s-$id.rl.test,$port,0,0" "--host-record=s-$id.rl.test,127.0.0.1"
-done
-user=""
-[ "$(id -u)" -eq 0 ] && user="--user=root"
-"$dnsmasq" --keep-in-foreground --conf-file=/dev/null --no-resolv --no-hosts --bind-interfaces \
-    --listen-address=127.0.0.1 --pid-file= --log-facility=/dev/null --port="$dport" $user "$@" &
-dpid=$!
-trap 'kill $rpid $dpid 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
-i=0 # ready when a discovery succeeds (exit 3 while nothing answers yet)
-while [ $i -lt 50 ] && ! "$bin" check --key "$key" --dns rl.test --dns-server "127.0.0.1:$dport" \
-    --bucket cli-dns-ready:1000:1000 >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
-expect "dns discovery: oldest selected" 0 out "server: $oldest " -- check --key "$key" --dns rl.test \
-    --dns-server "127.0.0.1:$dport" --bucket cli-dns:1000:100
-expect "dns: no SRV record" 3 out "RCLIENT_ERR_DNS" -- check --key "$key" --dns absent.test \
-    --dns-server "127.0.0.1:$dport" --bucket cli-dns:1000:100
 
 echo "check cli: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]
