@@ -5,8 +5,21 @@
  * core"): <= 500 ns cookie, <= 1500 ns AES for submit+cancel; at most one
  * heap allocation per non-empty request.
  *
+ * Memory per in-flight request: the heap bytes one submit requests (the
+ * request's own allocation, and what malloc actually reserves for it), and
+ * the submit cost with 16 and with 10,000 requests in flight (bytes/request
+ * there is the first batch's, so it includes the in-flight table's growth).
+ * The 39-resource row: the ingress cost of one 39-resource cookie response (the largest
+ * request that fits, api.md "Capacity limits"): frame, look up, authenticate,
+ * parse and match against the request, as r_client_on_datagram does. The
+ * request goes to two servers; the second (not the oldest) server's answer is
+ * delivered once to become the candidate, then again per iteration: each
+ * repeat is fully validated and matched, then ignored as a duplicate, so the
+ * request stays in flight and the row measures parse + match alone.
+ *
  * usage: bench_client [iterations]   (default 1000000) */
 #define _GNU_SOURCE
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +147,139 @@ static void run_mode(r_auth_type_t mode, const char *name, long iters) {
     rl_auth_release(&server_auth);
 }
 
+#define MAX_INFLIGHT 10000
+
+/* Submit `inflight` requests (timed), cancel them (not timed), `rounds` times. */
+static double submit_batch(r_client_t *c, host_t *h, const r_resource_request_t *res, const r_latency_guard_t *g,
+                           r_client_req_t **reqs, size_t inflight, long rounds, unsigned long long *bytes) {
+    double total = 0;
+    unsigned long long b0 = g_alloc_bytes;
+    for (long k = 0; k < rounds; k++) {
+        double t = now_ns();
+        for (size_t i = 0; i < inflight; i++) {
+            if (r_client_check_rate_limit_async(c, res, 1, g, 1, NULL, 0, h_cb, h, &reqs[i]) != RCLIENT_OK) {
+                fprintf(stderr, "bench_client: submit failed\n");
+                exit(1);
+            }
+        }
+        total += now_ns() - t;
+        for (size_t i = 0; i < inflight; i++) {
+            r_client_cancel_request(c, reqs[i]);
+        }
+    }
+    *bytes = g_alloc_bytes - b0;
+    return total / ((double)rounds * (double)inflight);
+}
+
+static void run_inflight(r_auth_type_t mode, const char *name, long iters) {
+    host_t h = {.now = 1767225600000ull};
+    rl_auth_t server_auth;
+    r_client_t *c = make_client(&h, mode, &server_auth);
+    r_resource_request_t res = {.window_size_ms = 1000, .rate_limit = 100, .tokens_requested = 1};
+    r_client_derive_bucket_id("checkout", 8, 1000, 100, res.bucket_id);
+    r_latency_guard_t g = {.threshold_ms = 100, .ttl_ms = 10000, .max_samples = 100, .buffer_size = 32,
+                           .min_sample_threshold = 5};
+    r_client_derive_latency_tracker_id("inventory-backend", 17, 10000, 100, 32, 5, g.latency_tracker_id);
+    r_client_req_t **reqs = malloc(MAX_INFLIGHT * sizeof *reqs);
+    if (reqs == NULL) {
+        fprintf(stderr, "bench_client: out of memory\n");
+        exit(1);
+    }
+    /* Grow the in-flight table to its 10,000-request size first, so the
+     * single-request figure is the request's own allocation only. */
+    unsigned long long bytes = 0;
+    submit_batch(c, &h, &res, &g, reqs, MAX_INFLIGHT, 1, &bytes);
+    unsigned long long b0 = g_alloc_bytes;
+    r_client_req_t *one = NULL;
+    r_client_check_rate_limit_async(c, &res, 1, &g, 1, NULL, 0, h_cb, &h, &one);
+    unsigned long long own = g_alloc_bytes - b0;
+    size_t usable = malloc_usable_size(one);
+    r_client_cancel_request(c, one);
+    printf("in-flight memory         %-7s %8llu bytes/request requested, %zu reserved by malloc\n", name, own,
+           usable);
+    r_client_destroy(c);
+    rl_auth_release(&server_auth);
+
+    /* Fresh clients, so the first batch counts the table's growth. */
+    const size_t sizes[2] = {16, MAX_INFLIGHT};
+    double ns[2];
+    for (int k = 0; k < 2; k++) {
+        c = make_client(&h, mode, &server_auth);
+        long rounds = iters / (long)sizes[k] > 0 ? iters / (long)sizes[k] : 1;
+        submit_batch(c, &h, &res, &g, reqs, sizes[k], 1, &bytes); /* first batch: grows the table */
+        unsigned long long steady = 0;
+        ns[k] = submit_batch(c, &h, &res, &g, reqs, sizes[k], rounds, &steady);
+        printf("submit, %5zu in flight  %-7s %8.1f ns/op   heap bytes/request %.1f (first batch, with table)\n",
+               sizes[k], name, ns[k], (double)bytes / (double)sizes[k]);
+        r_client_destroy(c);
+        rl_auth_release(&server_auth);
+    }
+    printf("submit cost growth 16 -> 10,000 in flight %-7s %+.0f %%\n", name, 100.0 * (ns[1] / ns[0] - 1.0));
+    free(reqs);
+}
+
+#define MATCH_RESOURCES 39
+
+/* r_client_on_datagram on a 39-resource cookie response (see the header). */
+static void run_match39(long iters) {
+    host_t h = {.now = 1767225600000ull};
+    r_auth_key_info_t info = {.type = R_AUTH_COOKIE, .key_id = 72623859790382856ull, .has_secret = true,
+                              .quota_word = 0xf8f2b150u};
+    memset(info.secret, 0x42, 32);
+    char key[160];
+    rl_auth_t server_auth;
+    if (rl_credential_encode(&info, key, sizeof key) < 0 ||
+        rl_auth_init(&server_auth, R_AUTH_COOKIE, info.secret) != RCLIENT_OK) {
+        fprintf(stderr, "bench_client: key setup failed\n");
+        exit(1);
+    }
+    const uint64_t second = SERVER_ID + 1; /* same start time, node 1 higher: ranked after SERVER_ID */
+    r_server_endpoint_t eps[2] = {{.server_id = SERVER_ID, .addr = {.family = R_ADDR_INET, .port = 29292}},
+                                  {.server_id = second, .addr = {.family = R_ADDR_INET, .port = 29293}}};
+    r_client_config_t cfg = {0};
+    cfg.tenant.auth.secret = key;
+    cfg.servers = eps;
+    cfg.server_count = 2;
+    r_io_ops_t io = {.ctx = &h, .udp_send = h_send, .now_ms = h_now};
+    r_client_t *c = NULL;
+    if (r_client_create(&cfg, &io, NULL, &c) != RCLIENT_OK) {
+        fprintf(stderr, "bench_client: create failed\n");
+        exit(1);
+    }
+    r_resource_request_t res[MATCH_RESOURCES];
+    for (int i = 0; i < MATCH_RESOURCES; i++) {
+        char name[16];
+        int n = snprintf(name, sizeof name, "bucket-%02d", i);
+        res[i] = (r_resource_request_t){.window_size_ms = 1000, .rate_limit = 100, .tokens_requested = 1};
+        r_client_derive_bucket_id(name, (size_t)n, 1000, 100, res[i].bucket_id);
+    }
+    r_client_req_t *req = NULL;
+    if (r_client_check_rate_limit_async(c, res, MATCH_RESOURCES, NULL, 0, NULL, 0, h_cb, &h, &req) !=
+        RCLIENT_OK) {
+        fprintf(stderr, "bench_client: 39-resource submit failed\n");
+        exit(1);
+    }
+    uint8_t resp[RL_MAX_DATAGRAM];
+    size_t pdu = RL_TENANT_TLV_SIZE + rl_auth_tlv_size(R_AUTH_COOKIE);
+    memcpy(resp, h.last, h.last_len);
+    rl_store_u64(resp + RL_TENANT_OFF_KEY_ID, second);
+    rl_store_u16(resp + pdu, RL_PDU_RATE_RESPONSE);
+    rl_store_u32(resp + pdu + 4, 0);
+    size_t len = h.last_len;
+    int rc = r_client_on_datagram(c, resp, len); /* becomes the candidate */
+    long accepted = 0;
+    double t0 = now_ns();
+    for (long i = 0; i < iters; i++) {
+        accepted += r_client_on_datagram(c, resp, len) == RCLIENT_OK;
+    }
+    double ns = (now_ns() - t0) / (double)iters;
+    printf("on_datagram 39-resource cookie response %8.1f ns/response (%zu bytes, first rc %d, %ld/%ld ok, "
+           "completed %d)\n",
+           ns, len, rc, accepted, iters, h.done);
+    r_client_destroy(c);
+    rl_auth_release(&server_auth);
+}
+
 int main(int argc, char **argv) {
     long iters = argc > 1 ? atol(argv[1]) : 1000000;
     if (iters <= 0) {
@@ -144,6 +290,10 @@ int main(int argc, char **argv) {
     run_mode(R_AUTH_NONE, "none", iters);
     run_mode(R_AUTH_COOKIE, "cookie", iters);
     run_mode(R_AUTH_AES, "aes", iters);
+    run_inflight(R_AUTH_NONE, "none", iters);
+    run_inflight(R_AUTH_COOKIE, "cookie", iters);
+    run_inflight(R_AUTH_AES, "aes", iters);
+    run_match39(iters);
     printf("targets: submit+cancel <= 500 ns cookie, <= 1500 ns aes; <= 1 heap allocation per request\n");
     return 0;
 }

@@ -38,9 +38,10 @@ void conf_remote_cancel(conf_host_t *h);
 uint64_t conf_remote_deadline(const conf_host_t *h);
 
 /* Judge the last datagram's answer against event ev (index i): its class if
- * the client reports one, else the behaviour alone. On a mismatch writes the
+ * the client reports one, else the behaviour alone. matched: the datagram's
+ * unique_id is that of the request, still in flight. On a mismatch writes the
  * detail into msg. */
-void conf_remote_datagram_check(const conf_host_t *h, const conf_event_t *ev, size_t i, bool was_pending, char *msg,
+void conf_remote_datagram_check(const conf_host_t *h, const conf_event_t *ev, size_t i, bool matched, char *msg,
                                 size_t cap);
 
 #endif /* CONF_REMOTE_H */
