@@ -62,6 +62,20 @@ expect "no error classes: behaviour judged" 0 out "PASS   rejected; no error cla
     vectors --client "$fake no_classes $cadapter" vectors/quota_word.json
 last_line "no error classes: all pass" "vectors: 27 passed, 0 failed"
 
+expect "unsupported_fields: that input skipped" 0 out "SKIP   unsupported: input field metrics_label_utf8 declared unsupported in hello" -- \
+    vectors --client "$fake no_label $cadapter" vectors/rate_request_packet.json
+cases=conformance/cases
+expect "HA feature not declared: skipped" 0 out "SKIP   unsupported: the case needs capabilities.ha.send_failures" -- \
+    conformance --client "$fake ha_no_send_failures $cadapter" $cases/send_failure_on_initial_send.json
+expect "HA feature not declared: other cases run" 0 out "conformance: 1 passed, 0 failed" -- \
+    conformance --client "$fake ha_no_send_failures $cadapter" $cases/rule4_oldest_selected_immediately.json
+expect "ha_create answered unsupported" 0 out "SKIP   unsupported: the client says: no HA strategy in this client" -- \
+    conformance --client "$fake ha_unsupported $cadapter" $cases/rule4_oldest_selected_immediately.json
+expect "no presets: the policy runs" 0 out "preset       PASS   no presets: the client runs the api_md policy as given" -- \
+    conformance --client "$fake ha_no_presets $cadapter" $cases/preset_api_md_round1_completes_at_once.json
+expect "wrong report field named" 1 out "adapter      FAIL   adapter message 3: deadline_ms: expected a decimal string (absolute ms) or null, got integer 5" -- \
+    conformance --client "$fake ha_bad_report $cadapter" $cases/rule4_oldest_selected_immediately.json
+
 # --- a misbehaving adapter is a named failure, never a hang ----------------------
 expect "hung adapter times out" 1 out "adapter message 2 (vector): no answer within 2000 ms (--timeout)" -- \
     vectors --timeout 2000 --client "$fake hang" "$one"
@@ -78,6 +92,9 @@ expect "wrong field named" 1 out "adapter message 2 (vector): status: expected \
     vectors --client "$fake bad_status $cadapter" "$one"
 expect "not JSON named" 1 out "adapter message 2 (vector): answer is not a JSON object" -- \
     vectors --client "$fake garbage $cadapter" "$one"
+expect "protocol_error: that test fails, the run goes on" 1 out "adapter message 2 (vector): the adapter reports an error: op not understood" -- \
+    vectors --client "$fake proto_error $cadapter" "$one"
+last_line "protocol_error: one failure" "vectors: 15 passed, 1 failed"
 expect "good fake passes" 0 out "vectors: 16 passed, 0 failed" -- vectors --client "$fake good $cadapter" "$one"
 
 # --- usage ----------------------------------------------------------------------

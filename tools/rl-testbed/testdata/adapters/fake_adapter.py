@@ -15,6 +15,12 @@ adapter command) once per request, then breaks the protocol as MODE says:
   only_bucket  declares vector kind bucket_id only (others: unsupported)
   no_classes   error_classes false; rejections carry no class
   answer_unsupported  every tracker_id request answered "unsupported"
+  no_label     declares metrics_label_utf8 of rate_request_packet unsupported
+  proto_error  the first request answered with a protocol_error
+  ha_no_send_failures  HA cases through the delegate, send_failures not declared
+  ha_unsupported       HA cases declared, every ha_create answered "unsupported"
+  ha_no_presets        HA cases through the delegate, the preset dropped: "used": "policy"
+  ha_bad_report        HA cases through the delegate, deadline_ms of every report an integer
 """
 import json
 import subprocess
@@ -51,9 +57,16 @@ for line in sys.stdin:
         kinds = ["bucket_id"] if mode == "only_bucket" else [
             "bucket_id", "tracker_id", "api_key", "secret_key", "quota_word", "server_id", "srv_target",
             "rate_request_packet", "latency_report_packet", "rate_response", "ha_schedule"]
+        caps = {"vector_kinds": kinds, "error_classes": mode != "no_classes"}
+        if mode == "no_label":
+            caps["unsupported_fields"] = {"rate_request_packet": ["metrics_label_utf8"]}
+        if mode.startswith("ha_"):
+            caps["ha"] = {f: True for f in ("cases", "presets", "preference", "completion_delivery", "clock",
+                                            "random", "explicit_servers", "send_failures", "profile")}
+            if mode == "ha_no_send_failures":
+                del caps["ha"]["send_failures"]
         emit({"id": req["id"], "protocol": "ratelimitly-adapter/0" if mode == "bad_hello" else "ratelimitly-adapter/1",
-              "client": {"name": "fake " + mode, "version": "0"},
-              "capabilities": {"vector_kinds": kinds, "error_classes": mode != "no_classes"}})
+              "client": {"name": "fake " + mode, "version": "0"}, "capabilities": caps})
         continue
     seen += 1
     if mode == "hang":
@@ -68,7 +81,17 @@ for line in sys.stdin:
     if mode == "garbage" and seen == 1:
         emit("this is not json")
         continue
+    if mode == "proto_error" and seen == 1:
+        emit({"id": req["id"], "protocol_error": "op not understood"})
+        continue
+    if mode == "ha_unsupported" and req["op"] == "ha_create":
+        emit({"id": req["id"], "status": "unsupported", "reason": "no HA strategy in this client"})
+        continue
+    if mode == "ha_no_presets":
+        req.pop("preset", None)
     ans = ask(req)
+    if mode == "ha_bad_report" and "deadline_ms" in ans:
+        ans["deadline_ms"] = 5
     if mode == "bad_status" and seen == 1:
         ans["status"] = "acepted"
     if mode == "no_classes" and ans.get("status") == "rejected":
