@@ -53,6 +53,7 @@ static void kill_child(rl_adapter_t *a)
 {
     char why[64];
     if (a->pid > 0) {
+        kill(-a->pid, SIGKILL); /* the adapter's process group (spawn) */
         kill(a->pid, SIGKILL);
         (void)reaped(a, 0, why, sizeof why);
     }
@@ -117,6 +118,7 @@ static bool spawn(rl_adapter_t *a, const char *cmd, char *err, size_t cap)
     fflush(NULL);
     a->pid = fork();
     if (a->pid == 0) {
+        setpgid(0, 0); /* its own process group: stopping it stops whatever it started */
         dup2(in[0], STDIN_FILENO);
         dup2(out[1], STDOUT_FILENO);
         dup2(a->err_fd, STDERR_FILENO);
@@ -128,6 +130,8 @@ static bool spawn(rl_adapter_t *a, const char *cmd, char *err, size_t cap)
         execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
         _exit(127);
     }
+    if (a->pid > 0)
+        setpgid(a->pid, a->pid); /* as the child does: whichever runs first */
     close(in[0]);
     close(out[1]);
     if (a->pid < 0) {
