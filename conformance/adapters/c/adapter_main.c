@@ -5,7 +5,7 @@
  *
  * Reads one JSON request per line on stdin, writes one answer per line on
  * stdout; stderr is for diagnostics only. Vector requests go to the kind
- * functions the built-in runner uses (tools/rl-testbed/vec_kind_*.c, over
+ * functions the built-in runner uses (vectors/runner/vec_kind_*.c, over
  * r_client.h); HA requests drive an r_client_t through its public API
  * (adapter_ha.c). Exit status 0 at end of input, 1 on a read error. */
 #define _POSIX_C_SOURCE 200809L
