@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "adapter_proc.h"
+#include "check.h"
 #include "conf_runner.h"
 #include "dialect.h"
 #include "vec_client.h"
@@ -31,6 +32,7 @@ static const command_t commands[] = {
     {"vectors", cmd_vectors, "run known-answer vector files (schema ratelimitly-vectors/v1)"},
     {"conformance", cmd_conformance, "the conformance gate: every vector file, HA decision case and simulator trace"},
     {"dialect", cmd_dialect, "which published variant an adapter's client speaks, per area (conformance/ADAPTER.md)"},
+    {"check", rl_cmd_check, "one rate-limit decision (or a load) over real UDP, on the public runtime"},
 #ifdef RL_WITH_SIM
     {"sim", rl_cmd_sim, "run simulator traces (docs/traces.md): the client core against simulated servers"},
 #endif
