@@ -146,6 +146,18 @@ static bool spawn(rl_adapter_t *a, const char *cmd, char *err, size_t cap)
     return true;
 }
 
+/* Why the adapter stopped talking: its exit, when it exits within a moment
+ * (a child that has just closed its pipes is usually exiting), else dflt. */
+static void exit_reason(rl_adapter_t *a, const char *dflt, char *why, size_t cap)
+{
+    long long wait_until = now_ms() + 500;
+    vec_format(why, cap, "%s", dflt);
+    while (!reaped(a, WNOHANG, why, cap) && now_ms() < wait_until) {
+        struct timespec ts = {0, 5000000};
+        nanosleep(&ts, NULL);
+    }
+}
+
 static bool write_all(int fd, const char *s, size_t len)
 {
     while (len > 0) {
@@ -192,12 +204,8 @@ static bool read_line(rl_adapter_t *a, unsigned long id, const char *op, size_t 
         if (n < 0 && (errno == EAGAIN || errno == EINTR))
             continue;
         if (n <= 0) {
-            char why[96] = "the adapter closed its stdout";
-            long long wait_until = now_ms() + 200; /* give an exiting child a moment to be reaped */
-            while (!reaped(a, WNOHANG, why, sizeof why) && now_ms() < wait_until) {
-                struct timespec ts = {0, 5000000};
-                nanosleep(&ts, NULL);
-            }
+            char why[96];
+            exit_reason(a, "the adapter closed its stdout", why, sizeof why);
             vec_format(msg, sizeof msg, "adapter message %lu (%s): %s before answering", id, op, why);
             return die(a, err, cap, msg);
         }
@@ -219,8 +227,11 @@ bool rl_adapter_call(rl_adapter_t *a, json_t *req, json_t **out, char *err, size
     bool sent = text != NULL && write_all(a->to_fd, text, strlen(text)) && write_all(a->to_fd, "\n", 1);
     free(text);
     if (!sent) {
-        vec_format(msg, sizeof msg, "adapter message %lu (%s): cannot write to the adapter (%s)", id, op,
+        char why[96], dflt[96];
+        vec_format(dflt, sizeof dflt, "cannot write to the adapter (%s)",
                    errno == EPIPE ? "it closed its stdin" : strerror(errno));
+        exit_reason(a, dflt, why, sizeof why);
+        vec_format(msg, sizeof msg, "adapter message %lu (%s): %s before reading it", id, op, why);
         return die(a, err, cap, msg);
     }
     size_t len = 0;

@@ -109,6 +109,20 @@ static void test_exit_reported_with_status_and_stderr(void **state)
     rl_adapter_stop(&a);
 }
 
+static void test_exit_before_the_request_named_with_status(void **state)
+{
+    (void)state;
+    rl_adapter_t a;
+    char err[VEC_MSG_MAX];
+    json_t *ans = NULL, *req = vector_req();
+    assert_true(rl_adapter_start(&a, HELLO "exit 4", 2000, err, sizeof err));
+    assert_false(rl_adapter_call(&a, req, &ans, err, sizeof err));
+    /* gone before the write (EPIPE) or before the answer: the exit is named either way */
+    assert_non_null(strstr(err, "adapter message 2 (vector): the adapter exited with status 4 before "));
+    json_decref(req);
+    rl_adapter_stop(&a);
+}
+
 static void test_wrong_id_named(void **state)
 {
     (void)state;
@@ -151,6 +165,7 @@ int main(void)
         cmocka_unit_test(test_answer_is_returned),
         cmocka_unit_test(test_silence_times_out_then_every_call_fails_at_once),
         cmocka_unit_test(test_exit_reported_with_status_and_stderr),
+        cmocka_unit_test(test_exit_before_the_request_named_with_status),
         cmocka_unit_test(test_wrong_id_named),
         cmocka_unit_test(test_protocol_error_fails_one_call_only),
     };

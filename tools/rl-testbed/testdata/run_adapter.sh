@@ -83,7 +83,7 @@ expect "crashed adapter: status and stderr" 1 out "the adapter exited with statu
     vectors --client "$fake crash" "$one"
 expect "wrong hello named" 1 err "adapter message 1 (hello): protocol: expected \"ratelimitly-adapter/1\", got \"ratelimitly-adapter/0\"" -- \
     vectors --client "$fake bad_hello" "$one"
-expect "silent adapter" 1 err "adapter message 1 (hello): the adapter exited with status 0 before answering" -- \
+expect "silent adapter" 1 err "adapter message 1 (hello): the adapter exited with status 0 before" -- \
     vectors --client "$fake no_hello" "$one"
 expect "missing program" 1 err "exited with status 127" -- vectors --client "/nonexistent/adapter" "$one"
 expect "wrong id named" 1 out "adapter message 2 (vector): id: expected 2, got integer 7" -- \
