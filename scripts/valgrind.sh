@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every cmocka unit-test executable (core, simulator, serve) under valgrind
-# memcheck; any error or definite/indirect leak fails the run.
+# Runs every cmocka unit-test executable (core, simulator, serve, vector and
+# case runner engines) under valgrind memcheck; any error or definite/indirect
+# leak fails the run.
 # usage: scripts/valgrind.sh [BUILD_DIR]   (default build/default, already built)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,7 +12,8 @@ export SIM_PROPERTY_SEEDS="${SIM_PROPERTY_SEEDS:-20}"
 passed=0
 failed=0
 for t in "$build"/core/tests/test_* "$build"/core/tests/runtime/test_* "$build"/sim/sim_test_* \
-    "$build"/serve/tests/serve_test_*; do
+    "$build"/serve/tests/serve_test_* "$build"/vectors/runner/tests/test_* \
+    "$build"/conformance/runner/tests/test_*; do
     [ -x "$t" ] && [ -f "$t" ] || continue
     log="$(mktemp)"
     if valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite,indirect \

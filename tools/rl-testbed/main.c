@@ -4,8 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adapter_proc.h"
 #include "check.h"
 #include "conf_runner.h"
+#include "dialect.h"
+#include "vec_client.h"
 #include "vec_runner.h"
 #ifdef RL_WITH_SIM
 #include "serve_cmd.h"
@@ -24,10 +27,12 @@ typedef struct {
 
 static int cmd_vectors(int argc, char **argv);
 static int cmd_conformance(int argc, char **argv);
+static int cmd_dialect(int argc, char **argv);
 
 static const command_t commands[] = {
     {"vectors", cmd_vectors, "run known-answer vector files (schema ratelimitly-vectors/v1)"},
     {"conformance", cmd_conformance, "the conformance gate: every vector file, HA decision case and simulator trace"},
+    {"dialect", cmd_dialect, "which published variant an adapter's client speaks, per area (conformance/ADAPTER.md)"},
     {"check", rl_cmd_check, "one rate-limit decision (or a load) over real UDP, on the public runtime"},
 #ifdef RL_WITH_SIM
     {"sim", rl_cmd_sim, "run simulator traces (docs/traces.md): the client core against simulated servers"},
@@ -47,24 +52,30 @@ static void usage(FILE *f)
 
 static void usage_vectors(FILE *f)
 {
-    fputs("usage: rl-testbed vectors [FILE...] [--junit FILE] [--quiet]\n"
+    fputs("usage: rl-testbed vectors [FILE...] [--client CMD [--timeout MS]] [--junit FILE] [--quiet]\n"
           "\n"
           "Runs vector files in the ratelimitly-vectors/v1 schema against this build\n"
           "and prints a table per file, then 'vectors: N passed, N failed' last.\n"
           "With no FILE: vectors/*.json and ../shared/external/*.json, relative to the\n"
           "current directory, or to the source tree when ./vectors does not exist.\n"
           "\n"
+          "  --client CMD  run the tests against an adapter (sh -c CMD, protocol in\n"
+          "                conformance/ADAPTER.md) instead of the built-in C runner\n"
+          "  --timeout MS  longest wait for one adapter answer (default 10000)\n"
           "  --junit FILE  also write JUnit XML to FILE\n"
           "  --quiet       print failing tests only\n"
           "  --help        print this help\n"
           "\n"
+          "Tests the adapter's client does not support are SKIP; the closing line\n"
+          "then reads 'vectors: N passed, N failed, N skipped'.\n"
           "Exit status: 0 when every test passed, 1 when one failed, 2 on a usage error.\n",
           f);
 }
 
 static void usage_conformance(FILE *f)
 {
-    fputs("usage: rl-testbed conformance [CASE_OR_DIR...] [--junit FILE] [--vectors-only|--cases-only] [--quiet]\n"
+    fputs("usage: rl-testbed conformance [CASE_OR_DIR...] [--client CMD [--timeout MS]] [--junit FILE]\n"
+          "                               [--vectors-only|--cases-only] [--quiet]\n"
           "\n"
           "The conformance gate. Runs every vector file (schema ratelimitly-vectors/v1),\n"
           "every HA decision case (schema ratelimitly-ha-case/v1, conformance/README.md)\n"
@@ -80,6 +91,9 @@ static void usage_conformance(FILE *f)
           "too: each runs with its own seed and passes when every expectation holds.\n"
           "With no argument the shipped sim/traces/*.json are included.\n"
           "\n"
+          "  --client CMD    run vectors and HA cases against an adapter (sh -c CMD,\n"
+          "                  conformance/ADAPTER.md); simulator traces are skipped\n"
+          "  --timeout MS    longest wait for one adapter answer (default 10000)\n"
           "  --junit FILE    also write JUnit XML to FILE\n"
           "  --vectors-only  run vector files only\n"
           "  --cases-only    run HA cases (and simulator traces) only\n"
@@ -101,16 +115,77 @@ static int usage_error(void (*print)(FILE *), const char *what, const char *arg)
     return EXIT_USAGE;
 }
 
+/* --client CMD / --timeout MS, shared by the commands that can drive an
+ * adapter. Returns 1 when argv[*i] was one of them (consumed), 0 when not,
+ * -1 on a usage error (already reported). */
+typedef struct {
+    const char *cmd;
+    int timeout_ms;
+} client_opt_t;
+
+static int client_option(int argc, char **argv, int *i, client_opt_t *co, void (*print)(FILE *))
+{
+    const char *a = argv[*i];
+    const char *value = NULL;
+    bool is_client = strcmp(a, "--client") == 0, is_timeout = strcmp(a, "--timeout") == 0;
+    if (is_client || is_timeout) {
+        if (*i + 1 >= argc) {
+            (void)usage_error(print, "missing value after", a);
+            return -1;
+        }
+        value = argv[++*i];
+    } else if (strncmp(a, "--client=", 9) == 0) {
+        is_client = true;
+        value = a + 9;
+    } else if (strncmp(a, "--timeout=", 10) == 0) {
+        is_timeout = true;
+        value = a + 10;
+    } else {
+        return 0;
+    }
+    if (is_client) {
+        if (value[0] == '\0') {
+            (void)usage_error(print, "empty --client command", NULL);
+            return -1;
+        }
+        co->cmd = value;
+        return 1;
+    }
+    char *end = NULL;
+    long ms = strtol(value, &end, 10);
+    if (end == value || *end != '\0' || ms < 1 || ms > 3600000) {
+        (void)usage_error(print, "--timeout wants milliseconds 1..3600000, got", value);
+        return -1;
+    }
+    co->timeout_ms = (int)ms;
+    return 1;
+}
+
+/* Start the adapter of --client; false (message on stderr) when it does not come up. */
+static bool start_client(const client_opt_t *co, rl_adapter_t *a)
+{
+    char err[VEC_MSG_MAX];
+    if (!rl_adapter_start(a, co->cmd, co->timeout_ms, err, sizeof err)) {
+        fprintf(stderr, "rl-testbed: --client '%s': %s\n", co->cmd, err);
+        return false;
+    }
+    fprintf(stderr, "rl-testbed: client %s %s (adapter protocol %s)\n", a->name, a->version, RL_ADAPTER_PROTOCOL);
+    return true;
+}
+
 static int cmd_vectors(int argc, char **argv)
 {
-    vec_options_t opt = {false, NULL};
+    vec_options_t opt = {false, NULL, NULL};
     vec_file_list_t files = {NULL, 0, 0};
+    client_opt_t co = {NULL, RL_ADAPTER_DEFAULT_TIMEOUT_MS};
     bool only_files = false;
-    int rc = 0;
+    int rc = 0, used = 0;
     for (int i = 1; i < argc && rc == 0; i++) {
         const char *a = argv[i];
         if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
             rc = vec_file_list_add(&files, a, false) ? 0 : 1;
+        } else if ((used = client_option(argc, argv, &i, &co, usage_vectors)) != 0) {
+            rc = used < 0 ? EXIT_USAGE : 0;
         } else if (strcmp(a, "--") == 0) {
             only_files = true;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -134,18 +209,31 @@ static int cmd_vectors(int argc, char **argv)
         rc = 1;
     if (rc == 1)
         fputs("rl-testbed: out of memory\n", stderr);
+    rl_adapter_t adapter;
+    vec_backend_t backend;
+    if (rc == 0 && co.cmd != NULL) {
+        if (!start_client(&co, &adapter)) {
+            vec_file_list_free(&files);
+            return 1;
+        }
+        backend = vec_client_backend(&adapter);
+        opt.backend = &backend;
+    }
     if (rc == 0)
         rc = vec_run(&files, &opt);
+    if (opt.backend != NULL)
+        rl_adapter_stop(&adapter);
     vec_file_list_free(&files);
     return rc;
 }
 
 static int cmd_conformance(int argc, char **argv)
 {
-    conf_options_t opt = {false, NULL, false, false};
+    conf_options_t opt = {false, NULL, false, false, NULL};
     vec_file_list_t files = {NULL, 0, 0};
+    client_opt_t co = {NULL, RL_ADAPTER_DEFAULT_TIMEOUT_MS};
     char **args = calloc((size_t)argc, sizeof *args);
-    int n_args = 0, rc = 0;
+    int n_args = 0, rc = 0, used = 0;
     bool only_files = false;
     if (args == NULL) {
         fputs("rl-testbed: out of memory\n", stderr);
@@ -155,6 +243,8 @@ static int cmd_conformance(int argc, char **argv)
         const char *a = argv[i];
         if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
             args[n_args++] = argv[i];
+        } else if ((used = client_option(argc, argv, &i, &co, usage_conformance)) != 0) {
+            rc = used < 0 ? EXIT_USAGE : 0;
         } else if (strcmp(a, "--") == 0) {
             only_files = true;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -184,10 +274,73 @@ static int cmd_conformance(int argc, char **argv)
         fputs("rl-testbed: out of memory\n", stderr);
         rc = 1;
     }
+    rl_adapter_t adapter;
+    if (rc == 0 && co.cmd != NULL) {
+        if (!start_client(&co, &adapter))
+            rc = 1;
+        else
+            opt.client = &adapter;
+    }
     if (rc == 0)
         rc = conf_run(&files, &opt);
+    if (opt.client != NULL)
+        rl_adapter_stop(&adapter);
     vec_file_list_free(&files);
     free(args);
+    return rc;
+}
+
+static void usage_dialect(FILE *f)
+{
+    fputs("usage: rl-testbed dialect --client CMD [--timeout MS] [DIALECT_FILE_OR_DIR...]\n"
+          "\n"
+          "Runs the dialect vector sets (vectors/dialect/*.json: each test flagged with\n"
+          "the area and the published variant whose answer it records) against an\n"
+          "adapter (conformance/ADAPTER.md) and prints, per area, which variant the\n"
+          "client matches: \"spec\", a variant's name, \"none\" or \"unsupported\",\n"
+          "and for a variant what to change to reach the specification. Last line:\n"
+          "'dialect: N areas spec, N variant, N none, N unsupported'.\n"
+          "\n"
+          "  --client CMD  the adapter (sh -c CMD); required\n"
+          "  --timeout MS  longest wait for one adapter answer (default 10000)\n"
+          "  --help        print this help\n"
+          "\n"
+          "Exit status: 0 when every supported area matches the spec, 1 otherwise,\n"
+          "2 on a usage error.\n",
+          f);
+}
+
+static int cmd_dialect(int argc, char **argv)
+{
+    vec_file_list_t files = {NULL, 0, 0};
+    client_opt_t co = {NULL, RL_ADAPTER_DEFAULT_TIMEOUT_MS};
+    int rc = 0, used = 0;
+    for (int i = 1; i < argc && rc == 0; i++) {
+        const char *a = argv[i];
+        if (a[0] != '-') {
+            rc = dialect_inputs(&files, a) ? 0 : 1;
+        } else if ((used = client_option(argc, argv, &i, &co, usage_dialect)) != 0) {
+            rc = used < 0 ? EXIT_USAGE : 0;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage_dialect(stdout);
+            vec_file_list_free(&files);
+            return 0;
+        } else {
+            rc = usage_error(usage_dialect, "unknown option", a);
+        }
+    }
+    if (rc == 0 && co.cmd == NULL)
+        rc = usage_error(usage_dialect, "--client CMD is required", NULL);
+    if (rc == 0 && files.n == 0 && !dialect_inputs(&files, NULL))
+        rc = 1;
+    rl_adapter_t adapter;
+    if (rc == 0 && !start_client(&co, &adapter))
+        rc = 1;
+    else if (rc == 0) {
+        rc = dialect_run(&files, &adapter);
+        rl_adapter_stop(&adapter);
+    }
+    vec_file_list_free(&files);
     return rc;
 }
 

@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 . "$(dirname "$0")/cli_lib.sh"
 
 expect "--help" 0 out "usage: rl-testbed <command>" -- --help
-expect "vectors --help" 0 out "usage: rl-testbed vectors [FILE...] [--junit FILE] [--quiet]" -- vectors --help
+expect "vectors --help" 0 out "usage: rl-testbed vectors [FILE...] [--client CMD [--timeout MS]] [--junit FILE] [--quiet]" -- vectors --help
 expect "no command" 2 err "usage: rl-testbed <command>" --
 expect "unknown command" 2 err "rl-testbed: unknown command 'frobnicate'" -- frobnicate
 expect "unknown command shows usage" 2 err "usage: rl-testbed <command>" -- frobnicate

@@ -16,7 +16,7 @@ n_cases=$(ls "$cases"/*.json | wc -l | tr -d ' ')
 good_case="$cases/rule4_oldest_selected_immediately.json"
 
 expect "--help lists conformance" 0 out "conformance" -- --help
-expect "conformance --help" 0 out "usage: rl-testbed conformance [CASE_OR_DIR...] [--junit FILE] [--vectors-only|--cases-only]" -- conformance --help
+expect "conformance --help" 0 out "usage: rl-testbed conformance [CASE_OR_DIR...] [--client CMD [--timeout MS]] [--junit FILE]" -- conformance --help
 expect "--help names the simulator traces" 0 out "Simulator traces (schema ratelimitly-trace/v1" -- conformance --help
 expect "unknown option" 2 err "rl-testbed: unknown option '--frobnicate'" -- conformance --frobnicate
 expect "unknown option shows usage" 2 err "usage: rl-testbed conformance" -- conformance --frobnicate

@@ -118,28 +118,51 @@ static void keep_case(vec_report_t *r, const vec_case_t *c)
     r->cases[r->n_cases++] = *c;
 }
 
+/* Count a case under one of the three verdicts. */
+static void tally(vec_report_t *r, const vec_case_t *c)
+{
+    if (c->skipped)
+        r->skipped++;
+    else if (c->pass)
+        r->passed++;
+    else
+        r->failed++;
+}
+
+static const char *status_word(const vec_case_t *c)
+{
+    return c->skipped ? "SKIP" : c->pass ? "PASS" : "FAIL";
+}
+
 void vec_report_count(vec_report_t *r, vec_case_t *c)
 {
     vec_sanitize(c->detail);
     vec_sanitize(c->id);
     vec_sanitize(c->name);
-    if (c->pass)
-        r->passed++;
-    else
-        r->failed++;
+    tally(r, c);
     keep_case(r, c);
+}
+
+static void print_row(vec_report_t *r, const char *name, const char *status, bool failing, char *detail)
+{
+    vec_sanitize(detail);
+    if ((!failing && r->quiet) || r->out == NULL)
+        return;
+    print_header(r);
+    if (detail[0] == '\0')
+        fprintf(r->out, "  %-12s %s\n", name, status);
+    else
+        fprintf(r->out, "  %-12s %-6s %s\n", name, status, detail);
 }
 
 void vec_report_row(vec_report_t *r, const char *name, bool pass, char *detail)
 {
-    vec_sanitize(detail);
-    if ((pass && r->quiet) || r->out == NULL)
-        return;
-    print_header(r);
-    if (detail[0] == '\0')
-        fprintf(r->out, "  %-12s %s\n", name, pass ? "PASS" : "FAIL");
-    else
-        fprintf(r->out, "  %-12s %-6s %s\n", name, pass ? "PASS" : "FAIL", detail);
+    print_row(r, name, pass ? "PASS" : "FAIL", !pass, detail);
+}
+
+void vec_report_skip_row(vec_report_t *r, const char *name, char *detail)
+{
+    print_row(r, name, "SKIP", false, detail);
 }
 
 void vec_report_case(vec_report_t *r, vec_case_t *c)
@@ -147,13 +170,10 @@ void vec_report_case(vec_report_t *r, vec_case_t *c)
     vec_sanitize(c->detail);
     vec_sanitize(c->id);
     vec_sanitize(c->name);
-    if (c->pass)
-        r->passed++;
-    else
-        r->failed++;
+    tally(r, c);
     if ((!c->pass || !r->quiet) && r->out != NULL) {
         print_header(r);
-        const char *status = c->pass ? "PASS" : "FAIL";
+        const char *status = status_word(c);
         if (c->detail[0] == '\0')
             fprintf(r->out, "  %-8s %-8s %s\n", c->id, c->result, status);
         else
@@ -180,12 +200,15 @@ void vec_report_file_end(vec_report_t *r)
 {
     if (r->junit == NULL)
         return;
-    size_t failures = 0;
-    for (size_t i = 0; i < r->n_cases; i++)
-        failures += r->cases[i].pass ? 0u : 1u;
+    size_t failures = 0, skipped = 0;
+    for (size_t i = 0; i < r->n_cases; i++) {
+        skipped += r->cases[i].skipped ? 1u : 0u;
+        failures += r->cases[i].pass || r->cases[i].skipped ? 0u : 1u;
+    }
     fputs("  <testsuite name=\"", r->junit);
     xml_escaped(r->junit, r->path);
-    fprintf(r->junit, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n", r->n_cases, failures);
+    fprintf(r->junit, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n", r->n_cases, failures,
+            skipped);
     for (size_t i = 0; i < r->n_cases; i++) {
         const vec_case_t *c = &r->cases[i];
         fputs("    <testcase classname=\"", r->junit);
@@ -196,7 +219,7 @@ void vec_report_file_end(vec_report_t *r)
             fputs("\"/>\n", r->junit);
             continue;
         }
-        fputs("\">\n      <failure message=\"", r->junit);
+        fputs(c->skipped ? "\">\n      <skipped message=\"" : "\">\n      <failure message=\"", r->junit);
         xml_escaped(r->junit, c->detail);
         fputs("\"/>\n    </testcase>\n", r->junit);
     }
@@ -217,7 +240,12 @@ bool vec_report_close(vec_report_t *r, const char *junit_path)
     if (r->out != NULL) {
         if (!r->quiet || r->failed > 0)
             fprintf(r->out, "\n");
-        fprintf(r->out, "%s: %lu passed, %lu failed\n", r->label, r->passed, r->failed);
+        /* CI greps "N passed, N failed": the skipped count only follows when there is one. */
+        if (r->skipped > 0)
+            fprintf(r->out, "%s: %lu passed, %lu failed, %lu skipped\n", r->label, r->passed, r->failed,
+                    r->skipped);
+        else
+            fprintf(r->out, "%s: %lu passed, %lu failed\n", r->label, r->passed, r->failed);
         fflush(r->out);
     }
     if (junit_path != NULL) {

@@ -33,6 +33,11 @@ void conf_row(conf_rows_t *out, const char *name, bool pass, const char *fmt, ..
 /* Run the case and fill out with one row per check. */
 void conf_run_case(const conf_case_t *c, conf_rows_t *out);
 
+struct conf_host;
+/* Run the case on a host already set up (conf_host_init, or an adapter's
+ * stand-in, conf_remote.c): submit, the script, the checks. */
+void conf_exec_host(struct conf_host *h, const conf_case_t *c, conf_rows_t *out);
+
 /* Compare an observation with the case's expectations (conf_check.c). */
 void conf_check_behaviour(const conf_case_t *c, const conf_behaviour_t *obs, conf_rows_t *out);
 

@@ -19,15 +19,17 @@
 typedef enum {
     VEC_RUN_ACCEPTED = 0, /* actual holds the result */
     VEC_RUN_REJECTED = 1, /* error_class and reason say why */
-    VEC_RUN_BAD_INPUT = 2 /* err.msg names the input field the file got wrong; with
-                             err.range set the runner treats it as rejected, class range */
+    VEC_RUN_BAD_INPUT = 2, /* err.msg names the input field the file got wrong; with
+                              err.range set the runner treats it as rejected, class range */
+    VEC_RUN_UNSUPPORTED = 3 /* an adapter's client cannot run this test (reason says why) */
 } vec_run_status_t;
 
 typedef struct {
     vec_run_status_t status;
     json_t *actual;          /* ACCEPTED: owned by the runner after the call */
-    const char *error_class; /* REJECTED: one of the schema classes (static) */
-    char reason[256];        /* REJECTED: the core's message naming the failed rule */
+    const char *error_class; /* REJECTED: one of the schema classes (static); NULL when an
+                                adapter's client reports no class (behaviour judged alone) */
+    char reason[256];        /* REJECTED, UNSUPPORTED: the core's message naming the failed rule */
     vj_err_t err;            /* BAD_INPUT */
 } vec_run_t;
 

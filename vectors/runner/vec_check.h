@@ -20,4 +20,8 @@
 bool vec_check_expected(const json_t *expected, const json_t *actual, const char *const *known, const char *kind,
                         const vj_path_t *path, vj_err_t *e);
 
+/* The fields of expected only, each present in actual and equal (a subset
+ * match: the dialect report pins just the fields a variant changes). */
+bool vec_check_fields(const json_t *expected, const json_t *actual, const vj_path_t *path, vj_err_t *e);
+
 #endif /* VEC_CHECK_H */

@@ -1,6 +1,7 @@
 /* vec_report.h - result table on stdout, JUnit XML, and the closing line
  * "<label>: N passed, N failed" (vectors-schema.md "Runner contract"; the
- * label is "vectors" or "conformance"). */
+ * label is "vectors" or "conformance"), with ", N skipped" appended when some
+ * tests were unsupported by the client under test (conformance/ADAPTER.md). */
 #ifndef VEC_REPORT_H
 #define VEC_REPORT_H
 
@@ -15,6 +16,7 @@ typedef struct {
     char id[32];             /* table tcId column */
     const char *result;      /* "valid", "invalid" or "-" */
     bool pass;
+    bool skipped;            /* unsupported by the client under test: neither passed nor failed */
     char detail[VEC_MSG_MAX]; /* why it failed; empty on pass */
 } vec_case_t;
 
@@ -24,7 +26,8 @@ typedef struct {
     FILE *out;               /* the table and closing line; NULL prints nothing (fuzz harness) */
     bool quiet;              /* print failing rows only */
     FILE *junit;             /* NULL without --junit */
-    unsigned long passed, failed;
+    unsigned long passed, failed, skipped;
+    const struct vec_backend *backend; /* NULL: the built-in C kinds; else an adapter (vec_runner.h) */
     char path[VJ_PATH_MAX];  /* current file, sanitized */
     char kind[64];
     bool header_printed;
@@ -48,6 +51,8 @@ void vec_report_file_end(vec_report_t *r);
  * counted: the checks of one conformance case. Quiet runs print failing rows
  * only. detail is sanitized in place. */
 void vec_report_row(vec_report_t *r, const char *name, bool pass, char *detail);
+/* The same, for a check the client under test does not support (SKIP). */
+void vec_report_skip_row(vec_report_t *r, const char *name, char *detail);
 /* Count and keep (for JUnit) a case without printing a row for it. */
 void vec_report_count(vec_report_t *r, vec_case_t *c);
 /* Finish the JUnit file, print the closing line last on stdout, and name the

@@ -10,9 +10,20 @@
 
 #include "vec_report.h"
 
+#include "vec_kinds.h"
+
+/* Who answers a test: NULL means the built-in C kinds (vec_kinds.h); an
+ * adapter backend (vec_client.h) asks the client under test instead. run
+ * must set run->status exactly as a built-in kind does. */
+typedef struct vec_backend {
+    void (*run)(void *ctx, const vec_kind_t *kind, const json_t *input, const vj_path_t *path, vec_run_t *run);
+    void *ctx;
+} vec_backend_t;
+
 typedef struct {
     bool quiet;             /* print failing rows only */
     const char *junit_path; /* NULL: no JUnit XML */
+    const vec_backend_t *backend; /* NULL: the built-in C runner */
 } vec_options_t;
 
 /* One file to run. no_match marks a required glob that matched nothing; it is

@@ -13,6 +13,7 @@ typedef struct {
     const char *junit_path; /* NULL: no JUnit XML */
     bool vectors_only;      /* vector files only: no cases, no simulator traces */
     bool cases_only;        /* HA cases and simulator traces only */
+    struct rl_adapter *client; /* NULL: the built-in C runner; else the adapter to drive */
 } conf_options_t;
 
 /* Expand the command-line arguments (files, or directories: their *.json,

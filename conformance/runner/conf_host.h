@@ -28,7 +28,7 @@ typedef struct {
     size_t len;
 } conf_capture_t;
 
-typedef struct {
+typedef struct conf_host {
     const conf_case_t *c;
     uint64_t now;                    /* absolute ms */
     r_client_t *client;
@@ -51,12 +51,16 @@ typedef struct {
     bool rebind_requested;
     int status;                      /* completion status */
     conf_behaviour_t obs;            /* what the run observed */
+    struct conf_remote *remote;      /* NULL: the built-in client; else an adapter's (conf_remote.h) */
 } conf_host_t;
 
 /* Decode the key, check it against the case's auth mode, set up the servers'
  * auth and create the client. On failure err names the case field ("key: ...")
  * and the host must still be freed. */
 bool conf_host_init(conf_host_t *h, const conf_case_t *c, char *err, size_t cap);
+/* conf_host_init without creating the client: key, servers' auth and
+ * endpoints only (an adapter's client stands in for it). */
+bool conf_host_init_servers(conf_host_t *h, const conf_case_t *c, char *err, size_t cap);
 void conf_host_free(conf_host_t *h);
 
 /* Client entry points, each bracketed to attribute its sends (README
@@ -65,6 +69,16 @@ int conf_host_submit(conf_host_t *h);
 int conf_host_timer(conf_host_t *h);
 int conf_host_datagram(conf_host_t *h, const uint8_t *data, size_t len);
 void conf_host_cancel(conf_host_t *h);
+/* The request's next deadline (absolute ms); UINT64_MAX when none. */
+uint64_t conf_host_deadline(const conf_host_t *h);
+
+/* Send attribution around one client entry point (README "Expectations"):
+ * begin before the call; end after it, selected when it selected a response. */
+void conf_host_begin_call(conf_host_t *h, conf_call_t call);
+void conf_host_end_call(conf_host_t *h, bool selected);
+/* Whether the next send to server fails (README "Send failures"; consumes one
+ * failure of the plan). */
+bool conf_host_send_fails(conf_host_t *h, int server);
 
 /* Build the datagram of a response or invalid event into out (at least
  * R_CLIENT_MAX_DATAGRAM bytes). Returns false with err set when there is no

@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "conf_remote.h"
+
 #include <openssl/crypto.h>
 
 #include "vec_json.h"
@@ -18,7 +20,7 @@ static int server_of(const conf_host_t *h, const r_addr_t *to)
 }
 
 /* The first `count` sends to a server at or after `from` fail (README "Send failures"). */
-static bool send_fails(conf_host_t *h, int server)
+bool conf_host_send_fails(conf_host_t *h, int server)
 {
     uint64_t rel = h->now - CONF_T0_MS;
     for (size_t i = 0; i < h->c->n_failures; i++) {
@@ -35,7 +37,7 @@ static int hook_send(void *ctx, const r_addr_t *to, const uint8_t *data, size_t 
 {
     conf_host_t *h = ctx;
     int server = server_of(h, to);
-    bool fail = server >= 0 && send_fails(h, server);
+    bool fail = server >= 0 && conf_host_send_fails(h, server);
     if (h->n_cap == CONF_MAX_SENDS || len > R_CLIENT_MAX_DATAGRAM) {
         h->cap_overflow = true;
         return -1;
@@ -126,7 +128,7 @@ static void on_result(r_client_req_t *req, const r_rate_limit_result_t *r, void 
     }
 }
 
-bool conf_host_init(conf_host_t *h, const conf_case_t *c, char *err, size_t cap)
+bool conf_host_init_servers(conf_host_t *h, const conf_case_t *c, char *err, size_t cap)
 {
     static const char *const modes[] = {"", "none", "cookie", "aes"};
     r_key_diag_t diag;
@@ -158,6 +160,13 @@ bool conf_host_init(conf_host_t *h, const conf_case_t *c, char *err, size_t cap)
         h->endpoints[i].addr.addr[0] = 127;
         h->endpoints[i].addr.addr[3] = 1;
     }
+    return true;
+}
+
+bool conf_host_init(conf_host_t *h, const conf_case_t *c, char *err, size_t cap)
+{
+    if (!conf_host_init_servers(h, c, err, cap))
+        return false;
     r_client_config_t cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.tenant.auth.secret = c->key;
@@ -185,7 +194,7 @@ void conf_host_free(conf_host_t *h)
     OPENSSL_cleanse(&h->key, sizeof h->key);
 }
 
-static void begin_call(conf_host_t *h, conf_call_t call)
+void conf_host_begin_call(conf_host_t *h, conf_call_t call)
 {
     h->call = call;
     h->call_first = h->n_cap;
@@ -194,7 +203,7 @@ static void begin_call(conf_host_t *h, conf_call_t call)
 /* Attribute the call's sends (README "Expectations"): submission -> initial;
  * a deadline that selected nothing -> replay k (k = that server's replay
  * count); anything that selected a response -> completion delivery. */
-static void end_call(conf_host_t *h, bool selected)
+void conf_host_end_call(conf_host_t *h, bool selected)
 {
     for (size_t i = h->call_first; i < h->n_cap; i++) {
         conf_send_t *s = &h->cap[i].s;
@@ -208,7 +217,7 @@ static void end_call(conf_host_t *h, bool selected)
         }
     }
     h->call = CONF_CALL_NONE;
-    if (h->rebind_requested) {
+    if (h->rebind_requested && h->client != NULL) {
         h->rebind_requested = false;
         r_client_rebind_complete(h->client, true);
     }
@@ -221,31 +230,37 @@ static bool selected_now(const conf_host_t *h, uint32_t before)
 
 int conf_host_submit(conf_host_t *h)
 {
-    begin_call(h, CONF_CALL_SUBMIT);
+    if (h->remote != NULL)
+        return conf_remote_submit(h);
+    conf_host_begin_call(h, CONF_CALL_SUBMIT);
     int rc = r_client_check_rate_limit_async(h->client, h->c->n_resources ? h->c->resources : NULL,
                                              h->c->n_resources, h->c->n_guards ? h->c->guards : NULL,
                                              h->c->n_guards, h->c->label_len ? h->c->label : NULL, h->c->label_len,
                                              on_result, h, &h->req);
     h->pending = rc == RCLIENT_OK && h->req != NULL;
-    end_call(h, false);
+    conf_host_end_call(h, false);
     return rc;
 }
 
 int conf_host_timer(conf_host_t *h)
 {
+    if (h->remote != NULL)
+        return conf_remote_timer(h);
     uint32_t before = h->obs.completions;
-    begin_call(h, CONF_CALL_TIMER);
+    conf_host_begin_call(h, CONF_CALL_TIMER);
     int rc = r_client_on_timeout(h->client, h->req, h->now);
-    end_call(h, selected_now(h, before));
+    conf_host_end_call(h, selected_now(h, before));
     return rc;
 }
 
 int conf_host_datagram(conf_host_t *h, const uint8_t *data, size_t len)
 {
+    if (h->remote != NULL)
+        return conf_remote_datagram(h, data, len);
     uint32_t before = h->obs.completions;
-    begin_call(h, CONF_CALL_DATAGRAM);
+    conf_host_begin_call(h, CONF_CALL_DATAGRAM);
     int rc = r_client_on_datagram(h->client, data, len);
-    end_call(h, selected_now(h, before));
+    conf_host_end_call(h, selected_now(h, before));
     return rc;
 }
 
@@ -253,8 +268,18 @@ void conf_host_cancel(conf_host_t *h)
 {
     if (!h->pending)
         return;
-    r_client_cancel_request(h->client, h->req);
+    if (h->remote != NULL)
+        conf_remote_cancel(h);
+    else
+        r_client_cancel_request(h->client, h->req);
     h->pending = false;
     h->cancelled = true;
     h->req = NULL;
+}
+
+uint64_t conf_host_deadline(const conf_host_t *h)
+{
+    if (h->remote != NULL)
+        return conf_remote_deadline(h);
+    return r_client_request_deadline_ms(h->client, h->req);
 }

@@ -174,3 +174,18 @@ bool vec_check_expected(const json_t *expected, const json_t *actual, const char
     }
     return true;
 }
+
+bool vec_check_fields(const json_t *expected, const json_t *actual, const vj_path_t *path, vj_err_t *e)
+{
+    const char *key;
+    json_t *value;
+    json_object_foreach((json_t *)expected, key, value) {
+        vj_path_t q = vj_path_key(path, key);
+        const json_t *got = json_object_get(actual, key);
+        if (got == NULL)
+            return vj_fail(e, &q, "not produced by the client");
+        if (!check_value(value, got, &q, e))
+            return false;
+    }
+    return true;
+}

@@ -1,0 +1,106 @@
+/* vec_client.c - vector tests answered by an adapter (see vec_client.h). */
+#include "vec_client.h"
+
+#include <string.h>
+
+/* "adapter message N (vector): <field>: expected <want>, got <what was there>" */
+static void answer_fail(vec_run_t *run, unsigned long id, const char *field, const char *want, const json_t *v)
+{
+    char got[96];
+    run->status = VEC_RUN_BAD_INPUT;
+    run->err.range = false;
+    vec_format(run->err.msg, sizeof run->err.msg, "adapter message %lu (vector): %s: expected %s, got %s", id, field,
+               want, vj_describe(v, got, sizeof got));
+}
+
+static const char *reason_of(const json_t *ans)
+{
+    const char *s = json_string_value(json_object_get(ans, "reason"));
+    return s != NULL ? s : "";
+}
+
+/* The schema class the adapter named, as the runner's static string. */
+static const char *known_class(const json_t *v)
+{
+    for (size_t i = 0; vec_error_classes[i] != NULL; i++) {
+        if (vj_string_is(v, vec_error_classes[i]))
+            return vec_error_classes[i];
+    }
+    return NULL;
+}
+
+void vec_client_answer(const rl_adapter_t *a, unsigned long id, const json_t *ans, vec_run_t *run)
+{
+    const json_t *status = json_object_get(ans, "status");
+    if (vj_string_is(status, "accepted")) {
+        json_t *output = json_object_get(ans, "output");
+        if (!json_is_object(output)) {
+            answer_fail(run, id, "output", "an object", output);
+            return;
+        }
+        vec_run_accept(run, json_incref(output));
+    } else if (vj_string_is(status, "rejected")) {
+        const json_t *cls = json_object_get(ans, "error");
+        const char *known = known_class(cls);
+        if (cls != NULL && !json_is_null(cls) && known == NULL) {
+            answer_fail(run, id, "error", "a schema error class or null", cls);
+            return;
+        }
+        vec_run_reject(run, rl_adapter_reports_classes(a) ? known : NULL, "%s", reason_of(ans));
+    } else if (vj_string_is(status, "unsupported")) {
+        run->status = VEC_RUN_UNSUPPORTED;
+        vec_format(run->reason, sizeof run->reason, "the client says: %s", reason_of(ans));
+    } else if (vj_string_is(status, "bad_input")) {
+        run->status = VEC_RUN_BAD_INPUT;
+        vec_format(run->err.msg, sizeof run->err.msg, "adapter message %lu (vector): the client cannot read the input: %s",
+                   id, reason_of(ans));
+    } else {
+        answer_fail(run, id, "status", "\"accepted\", \"rejected\", \"unsupported\" or \"bad_input\"", status);
+    }
+}
+
+/* An input field the adapter declared it cannot take (capabilities.unsupported_fields). */
+static const char *unsupported_field(const rl_adapter_t *a, const char *kind, const json_t *input)
+{
+    const json_t *fields =
+        json_object_get(json_object_get(json_object_get(a->hello, "capabilities"), "unsupported_fields"), kind);
+    for (size_t i = 0; i < json_array_size(fields); i++) {
+        const char *f = json_string_value(json_array_get(fields, i));
+        if (f != NULL && json_object_get(input, f) != NULL)
+            return f;
+    }
+    return NULL;
+}
+
+static void run_one(void *ctx, const vec_kind_t *kind, const json_t *input, const vj_path_t *path, vec_run_t *run)
+{
+    rl_adapter_t *a = ctx;
+    (void)path;
+    const char *field = NULL;
+    if (!rl_adapter_has_kind(a, kind->name)) {
+        run->status = VEC_RUN_UNSUPPORTED;
+        vec_format(run->reason, sizeof run->reason, "kind %s not declared in hello", kind->name);
+        return;
+    }
+    if ((field = unsupported_field(a, kind->name, input)) != NULL) {
+        run->status = VEC_RUN_UNSUPPORTED;
+        vec_format(run->reason, sizeof run->reason, "input field %s declared unsupported in hello", field);
+        return;
+    }
+    json_t *req = json_pack("{s:s, s:s, s:O}", "op", "vector", "kind", kind->name, "input", input);
+    json_t *ans = NULL;
+    if (req == NULL || !rl_adapter_call(a, req, &ans, run->err.msg, sizeof run->err.msg)) {
+        run->status = VEC_RUN_BAD_INPUT;
+        run->err.range = false;
+    } else {
+        vec_client_answer(a, a->next_id - 1, ans, run);
+    }
+    json_decref(ans);
+    json_decref(req);
+}
+
+vec_backend_t vec_client_backend(rl_adapter_t *a)
+{
+    vec_backend_t b = {run_one, a};
+    return b;
+}

@@ -1,0 +1,101 @@
+#!/usr/bin/python3
+"""A misbehaving adapter for the testbed's own tests (run_adapter.sh).
+
+usage: fake_adapter.py MODE [DELEGATE...]
+Answers hello itself and every vector request by running DELEGATE (a working
+adapter command) once per request, then breaks the protocol as MODE says:
+  good         nothing wrong (the delegate's answers unchanged)
+  hang         hello, then never answers again
+  crash        hello, then exits 3 at the first request, "boom" on stderr
+  bad_hello    hello with protocol "ratelimitly-adapter/0"
+  no_hello     exits at once without a word
+  wrong_id     answers the first request with id 7
+  bad_status   the first vector answer has status "acepted"
+  garbage      the first vector answer is not JSON
+  only_bucket  declares vector kind bucket_id only (others: unsupported)
+  no_classes   error_classes false; rejections carry no class
+  answer_unsupported  every tracker_id request answered "unsupported"
+  no_label     declares metrics_label_utf8 of rate_request_packet unsupported
+  proto_error  the first request answered with a protocol_error
+  ha_no_send_failures  HA cases through the delegate, send_failures not declared
+  ha_unsupported       HA cases declared, every ha_create answered "unsupported"
+  ha_no_presets        HA cases through the delegate, the preset dropped: "used": "policy"
+  ha_bad_report        HA cases through the delegate, deadline_ms of every report an integer
+"""
+import json
+import subprocess
+import sys
+
+mode = sys.argv[1]
+delegate = sys.argv[2:]
+seen = 0
+worker = None
+
+
+def ask(req):
+    global worker
+    if worker is None:
+        worker = subprocess.Popen(delegate, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        worker.stdin.write(json.dumps({"id": 0, "op": "hello", "protocol": "ratelimitly-adapter/1"}) + "\n")
+        worker.stdin.flush()
+        worker.stdout.readline()
+    worker.stdin.write(json.dumps(req) + "\n")
+    worker.stdin.flush()
+    return json.loads(worker.stdout.readline())
+
+
+def emit(obj):
+    sys.stdout.write((obj if isinstance(obj, str) else json.dumps(obj)) + "\n")
+    sys.stdout.flush()
+
+
+if mode == "no_hello":
+    sys.exit(0)
+for line in sys.stdin:
+    req = json.loads(line)
+    if req["op"] == "hello":
+        kinds = ["bucket_id"] if mode == "only_bucket" else [
+            "bucket_id", "tracker_id", "api_key", "secret_key", "quota_word", "server_id", "srv_target",
+            "rate_request_packet", "latency_report_packet", "rate_response", "ha_schedule"]
+        caps = {"vector_kinds": kinds, "error_classes": mode != "no_classes"}
+        if mode == "no_label":
+            caps["unsupported_fields"] = {"rate_request_packet": ["metrics_label_utf8"]}
+        if mode.startswith("ha_"):
+            caps["ha"] = {f: True for f in ("cases", "presets", "preference", "completion_delivery", "clock",
+                                            "random", "explicit_servers", "send_failures", "profile")}
+            if mode == "ha_no_send_failures":
+                del caps["ha"]["send_failures"]
+        emit({"id": req["id"], "protocol": "ratelimitly-adapter/0" if mode == "bad_hello" else "ratelimitly-adapter/1",
+              "client": {"name": "fake " + mode, "version": "0"}, "capabilities": caps})
+        continue
+    seen += 1
+    if mode == "hang":
+        sys.stdin.read()  # until the testbed gives up and closes our stdin
+        sys.exit(0)
+    if mode == "crash":
+        sys.stderr.write("boom: the client library aborted\n")
+        sys.exit(3)
+    if mode == "wrong_id" and seen == 1:
+        emit({"id": 7, "status": "accepted", "output": {}})
+        continue
+    if mode == "garbage" and seen == 1:
+        emit("this is not json")
+        continue
+    if mode == "proto_error" and seen == 1:
+        emit({"id": req["id"], "protocol_error": "op not understood"})
+        continue
+    if mode == "ha_unsupported" and req["op"] == "ha_create":
+        emit({"id": req["id"], "status": "unsupported", "reason": "no HA strategy in this client"})
+        continue
+    if mode == "ha_no_presets":
+        req.pop("preset", None)
+    ans = ask(req)
+    if mode == "ha_bad_report" and "deadline_ms" in ans:
+        ans["deadline_ms"] = 5
+    if mode == "bad_status" and seen == 1:
+        ans["status"] = "acepted"
+    if mode == "no_classes" and ans.get("status") == "rejected":
+        ans.pop("error", None)
+    if mode == "answer_unsupported" and req.get("kind") == "tracker_id":
+        ans = {"id": req["id"], "status": "unsupported", "reason": "no latency trackers in this client"}
+    emit(ans)
