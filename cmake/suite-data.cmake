@@ -78,7 +78,7 @@ if(RCLIENT_BUILD_TESTS)
     # The bundle: built, its SHA-256 sums and manifest checked, reproducible.
     add_test(NAME suite_bundle
              COMMAND sh ${PROJECT_SOURCE_DIR}/scripts/check-bundle.sh ${PROJECT_SOURCE_DIR} ${RL_PYTHON3}
-                     ${PROJECT_VERSION})
+                     ${PROJECT_VERSION} $<TARGET_FILE:rl-testbed>)
     set_tests_properties(suite_install suite_bundle PROPERTIES LABELS suite-data)
   endif()
 endif()

@@ -1,14 +1,16 @@
 #!/bin/sh
-# usage: check-bundle.sh SOURCE_DIR PYTHON3 VERSION
+# usage: check-bundle.sh SOURCE_DIR PYTHON3 VERSION [RL_TESTBED]
 #
 # The vector bundle (vectors/tools/README.md "Bundle"): make
 # rl-testbed-vectors-VERSION.tar.gz, verify it with make_bundle.py --check and,
 # independently, with `sha256sum -c` on the extracted files; its files must
-# pass their schemas; two builds give the same bytes; a changed file is caught.
+# pass their schemas; two builds give the same bytes; a changed file is caught;
+# with RL_TESTBED, the unpacked bundle runs as RL_TESTBED_DATA.
 set -u
 src=$(cd "$1" && pwd)
 python=$2
 version=$3
+rl_testbed=${4:-}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 checks=0
@@ -43,6 +45,16 @@ if "$python" -c 'import json,sys; m=json.load(open(sys.argv[1])); sys.exit(m["ve
     "$top/MANIFEST.json" "$version"; then ok "MANIFEST.json version $version"; else fail "MANIFEST.json version"; fi
 if "$python" "$top/schemas/validate.py" --root "$top" >"$tmp/out" 2>&1; then ok "bundled files pass the bundled schemas: $(tail -n 1 "$tmp/out")"; else
     fail "bundled files against the bundled schemas"; fi
+
+if [ -n "$rl_testbed" ]; then
+    (cd "$tmp" && RL_TESTBED_DATA="$top" "$rl_testbed" conformance) >"$tmp/out" 2>&1
+    rc=$?
+    if [ "$rc" -eq 0 ] && grep -qF "$top/vectors/api_key.json [api_key]" "$tmp/out"; then
+        ok "RL_TESTBED_DATA=<unpacked bundle> rl-testbed conformance: $(tail -n 1 "$tmp/out")"
+    else
+        fail "rl-testbed conformance on the unpacked bundle (exit $rc)"
+    fi
+fi
 
 # Reproducible: the same tree gives the same bytes.
 "$python" "$tool" --version "$version" --out "$tmp/b" >/dev/null 2>&1
