@@ -6,7 +6,8 @@ There is no client model here. Every expected value below was derived by hand fr
 9.3 (and the sections each case cites); the comment above each case shows the derivation on its
 timeline. This file only spares the cases from repeating boilerplate.
 
-Usage: python3 conformance/tools/gen_cases.py   (rewrites conformance/cases/, removes stale files)
+Usage: python3 conformance/tools/gen_cases.py           (rewrites conformance/cases/, removes stale files)
+       python3 conformance/tools/gen_cases.py --check   (exit 1 when a committed case differs)
 """
 import json
 import os
@@ -877,7 +878,33 @@ def dump(c):
     return "\n".join(lines) + "\n"
 
 
+def check():
+    """--check: exit 1 when a committed case differs from what this script writes, or is stale."""
+    ids = {c["id"] for c in CASES}
+    bad = 0
+    for c in CASES:
+        path = os.path.join(OUT, c["id"] + ".json")
+        try:
+            with open(path) as f:
+                same = f.read() == dump(c)
+        except OSError:
+            same = False
+        if not same:
+            bad += 1
+            print(f"DIFFERS {c['id']}.json")
+    for name in sorted(os.listdir(OUT)):
+        if name.endswith(".json") and name[:-5] not in ids:
+            bad += 1
+            print(f"STALE {name} (no such case in gen_cases.py)")
+    print(f"gen_cases --check: {len(CASES)} cases, {bad} differ")
+    return 1 if bad else 0
+
+
 def main():
+    if sys.argv[1:] == ["--check"]:
+        sys.exit(check())
+    if sys.argv[1:]:
+        sys.exit("usage: gen_cases.py [--check]")
     os.makedirs(OUT, exist_ok=True)
     ids = [c["id"] for c in CASES]
     if len(set(ids)) != len(ids):
