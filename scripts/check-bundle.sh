@@ -74,5 +74,12 @@ if [ "$rc" -eq 1 ] && grep -qF "vectors/api_key.json: SHA-256 differs from SHA25
 if grep -qF "vectors/extra.json: not in SHA256SUMS" "$tmp/out"; then ok "an unlisted file fails --check"; else
     fail "an unlisted file"; fi
 
+# A damaged archive is a clear failure, not a crash.
+head -c 1000 "$bundle" >"$tmp/c/$name.tar.gz"
+"$python" "$tool" --check "$tmp/c/$name.tar.gz" >"$tmp/out" 2>&1
+rc=$?
+if [ "$rc" -eq 1 ] && grep -qF "cannot read the archive" "$tmp/out"; then ok "a truncated archive fails --check"; else
+    fail "a truncated archive: exit $rc"; fi
+
 echo "check-bundle: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]

@@ -141,12 +141,15 @@ def check_bundle(path):
         return [f"{path}: name is not rl-testbed-vectors-<version>.tar.gz"]
     top = f"rl-testbed-vectors-{m.group(1)}/"
     files = {}
-    with tarfile.open(path, "r:gz") as tar:
-        for info in tar.getmembers():
-            if not info.name.startswith(top.rstrip("/")):
-                problems.append(f"{info.name}: outside {top}")
-            if info.isfile():
-                files[info.name[len(top):]] = tar.extractfile(info).read()
+    try:
+        with tarfile.open(path, "r:gz") as tar:
+            for info in tar.getmembers():
+                if not info.name.startswith(top.rstrip("/")):
+                    problems.append(f"{info.name}: outside {top}")
+                if info.isfile():
+                    files[info.name[len(top):]] = tar.extractfile(info).read()
+    except (OSError, tarfile.TarError, EOFError) as e:
+        return [f"cannot read the archive: {e}"]
     for need in ("SHA256SUMS", "MANIFEST.json"):
         if need not in files:
             return problems + [f"{need}: missing"]
@@ -165,7 +168,10 @@ def check_bundle(path):
         elif hashlib.sha256(data).hexdigest() != listed[name]:
             problems.append(f"{name}: SHA-256 differs from SHA256SUMS")
     problems += [f"{name}: in SHA256SUMS, not in the archive" for name in sorted(set(listed) - set(files))]
-    manifest = json.loads(files["MANIFEST.json"])
+    try:
+        manifest = json.loads(files["MANIFEST.json"])
+    except ValueError as e:
+        return problems + [f"MANIFEST.json: not JSON: {e}"]
     if manifest.get("version") != m.group(1):
         problems.append(f"MANIFEST.json: version {manifest.get('version')!r}, archive name says {m.group(1)!r}")
     in_manifest = {e["path"]: e for e in manifest.get("files", [])}
