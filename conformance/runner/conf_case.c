@@ -161,7 +161,7 @@ static bool parse_header(const json_t *root, conf_case_t *c, vj_err_t *e)
     static const char *const keys[] = {"schema", "id",      "area",    "title",         "spec",   "flags",
                                        "key",    "auth",    "policy",  "preset",        "servers", "request",
                                        "timers", "events",  "expect",  "send_failures", NULL};
-    static const char *const auths[] = {"none", "cookie", "aes", NULL};
+    static const char *const auths[] = {"none", "cookie", "aes", "any", NULL};
     static const char *const timer_modes[] = {"auto", "manual", NULL};
     const vj_path_t none = {""};
     const char *s = NULL;
@@ -175,17 +175,40 @@ static bool parse_header(const json_t *root, conf_case_t *c, vj_err_t *e)
         return false;
     vec_format(c->area, sizeof c->area, "%s", areas[idx]);
     if (!vj_string(root, &none, "title", &s, &len, e) || !string_array(root, &none, "spec", true, e) ||
-        !string_array(root, &none, "flags", false, e) || !copy_string(root, &none, "key", c->key, sizeof c->key, e))
+        !string_array(root, &none, "flags", false, e))
         return false;
-    if (!one_of(root, &none, "auth", auths, "\"none\", \"cookie\" or \"aes\"", &idx, e))
+    if (!one_of(root, &none, "auth", auths, "\"none\", \"cookie\", \"aes\" or \"any\"", &idx, e))
         return false;
-    c->auth = (r_auth_type_t)(R_AUTH_NONE + idx);
+    /* "any": the runner substitutes each mode's fixed key (README "Auth modes"). */
+    c->any_auth = idx == 3;
+    if (c->any_auth && json_object_get(root, "key") != NULL)
+        return vj_fail(e, &(vj_path_t){"key"},
+                       "must be absent with \"auth\": \"any\" (each mode's fixed key is used)");
+    if (!c->any_auth && !copy_string(root, &none, "key", c->key, sizeof c->key, e))
+        return false;
+    c->auth = c->any_auth ? R_AUTH_UNSPECIFIED : (r_auth_type_t)(R_AUTH_NONE + idx);
     if (json_object_get(root, "timers") != NULL) {
         if (!one_of(root, &none, "timers", timer_modes, "\"auto\" or \"manual\"", &idx, e))
             return false;
         c->manual_timers = idx == 1;
     }
     return true;
+}
+
+/* The fixed keys of "auth": "any" (conformance/README.md "Auth modes"):
+ * vectors/api_key.json tcId 1, 5 and 6, quota word 0xf8f2b150. */
+static const char *const fixed_keys[] = {
+    [R_AUTH_NONE] = "rl-none1qyyqwps9qspsyq2sk8e0sfdp3ys",
+    [R_AUTH_COOKIE] = "rl-cookie1qyrsqqqqqqqqqqqm5ye7en0ufew2xszal4cvzymq4upczpkfa67au5z2fv2vjju92agtruhc9ag94n",
+    [R_AUTH_AES] = "rl-aes1qyyqqqqqqqqqqqyhtpw26t7u4rs2csj0kc7u7veejzf62ygpl5j67xs3kla745vv3egtruhch7sxr7",
+};
+
+const char *conf_case_bind_mode(conf_case_t *c, r_auth_type_t mode)
+{
+    static const char *const names[] = {[R_AUTH_NONE] = "none", [R_AUTH_COOKIE] = "cookie", [R_AUTH_AES] = "aes"};
+    vec_format(c->key, sizeof c->key, "%s", fixed_keys[mode]);
+    c->auth = mode;
+    return names[mode];
 }
 
 static bool parse_policy(const json_t *root, conf_case_t *c, vj_err_t *e)

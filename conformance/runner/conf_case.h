@@ -154,7 +154,8 @@ typedef struct {
     char id[CONF_ID_MAX];
     char area[16];
     char key[CONF_KEY_MAX];
-    r_auth_type_t auth;
+    r_auth_type_t auth;              /* R_AUTH_UNSPECIFIED while any_auth is unbound */
+    bool any_auth;                   /* "auth": "any": run once per mode (conf_case_bind_mode) */
     r_request_policy_t policy;
     bool has_preset;
     r_policy_preset_t preset;
@@ -182,6 +183,11 @@ bool conf_is_case_file(const json_t *root);
  * server \"D\"") and *c is unspecified. Does not check the credential itself:
  * that is the run's first step. */
 bool conf_case_parse(const json_t *root, conf_case_t *c, vj_err_t *e);
+
+/* For a case with "auth": "any" (conformance/README.md "Auth modes"): set
+ * c->key to the fixed key of mode (R_AUTH_NONE, R_AUTH_COOKIE or R_AUTH_AES)
+ * and c->auth to mode. Returns the mode's name ("none", "cookie", "aes"). */
+const char *conf_case_bind_mode(conf_case_t *c, r_auth_type_t mode);
 
 /* Parse root.expect into c->expect (servers must be parsed already). */
 bool conf_expect_parse(const json_t *root, conf_case_t *c, vj_err_t *e);

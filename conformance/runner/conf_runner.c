@@ -80,29 +80,26 @@ static void count_area(conf_state_t *st, const char *area)
     st->area_cases[st->n_areas++] = 1;
 }
 
-/* One case file: a table with a row per check, counted as one case. */
-static void run_case_file(conf_state_t *st, const char *path, const json_t *root)
+/* One run of a case: a table with a row per check, counted as one case.
+ * mode is NULL for a case pinned to one auth mode, else the mode's name: the
+ * table, JUnit name and id carry "[mode]" (README "Auth modes"). */
+static void run_case_once(conf_state_t *st, const char *path, const conf_case_t *c, const char *mode)
 {
     vec_report_t *r = &st->report;
-    conf_case_t *c = calloc(1, sizeof *c);
     static conf_rows_t rows;
-    vj_err_t e;
-    if (c == NULL || !conf_case_parse(root, c, &e)) {
-        vec_report_file_begin(r, path, "ha_case");
-        vec_report_file_failure(r, path, c == NULL ? "(case): out of memory" : e.msg);
-        free(c);
-        return;
-    }
-    char kind[48];
+    char kind[48], shown[VJ_PATH_MAX], suffix[16] = "";
+    if (mode != NULL)
+        vec_format(suffix, sizeof suffix, "[%s]", mode);
     vec_format(kind, sizeof kind, "ha_case %s", c->area);
-    vec_report_file_begin_columns(r, path, kind, "  check        status detail");
+    vec_format(shown, sizeof shown, "%s%s", path, suffix);
+    vec_report_file_begin_columns(r, shown, kind, "  check        status detail");
     vec_case_t verdict;
     memset(&verdict, 0, sizeof verdict);
     if (st->opt->client != NULL)
         conf_remote_run_case(c, st->opt->client, &rows, verdict.detail, sizeof verdict.detail);
     else
         conf_run_case(c, &rows);
-    vec_format(verdict.name, sizeof verdict.name, "%s", c->id);
+    vec_format(verdict.name, sizeof verdict.name, "%s%s", c->id, suffix);
     vec_format(verdict.id, sizeof verdict.id, "%s", c->id);
     verdict.result = "-";
     verdict.pass = true;
@@ -122,6 +119,31 @@ static void run_case_file(conf_state_t *st, const char *path, const json_t *root
     }
     vec_report_count(r, &verdict);
     count_area(st, c->area);
+}
+
+/* One case file: one run, or with "auth": "any" one run per auth mode. */
+static void run_case_file(conf_state_t *st, const char *path, const json_t *root)
+{
+    static const r_auth_type_t modes[] = {R_AUTH_NONE, R_AUTH_COOKIE, R_AUTH_AES};
+    vec_report_t *r = &st->report;
+    conf_case_t *c = calloc(1, sizeof *c);
+    vj_err_t e;
+    if (c == NULL || !conf_case_parse(root, c, &e)) {
+        vec_report_file_begin(r, path, "ha_case");
+        vec_report_file_failure(r, path, c == NULL ? "(case): out of memory" : e.msg);
+        free(c);
+        return;
+    }
+    if (!c->any_auth) {
+        run_case_once(st, path, c, NULL);
+    } else {
+        for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+            const char *mode = conf_case_bind_mode(c, modes[i]);
+            run_case_once(st, path, c, mode);
+            if (i + 1 < sizeof modes / sizeof modes[0])
+                vec_report_file_end(r);
+        }
+    }
     free(c);
 }
 

@@ -6,7 +6,8 @@ There is no client model here. Every expected value below was derived by hand fr
 9.3 (and the sections each case cites); the comment above each case shows the derivation on its
 timeline. This file only spares the cases from repeating boilerplate.
 
-Usage: python3 conformance/tools/gen_cases.py   (rewrites conformance/cases/, removes stale files)
+Usage: python3 conformance/tools/gen_cases.py           (rewrites conformance/cases/, removes stale files)
+       python3 conformance/tools/gen_cases.py --check   (exit 1 when a committed case differs)
 """
 import json
 import os
@@ -102,13 +103,18 @@ OK_RESULT = {"resources": [{"tokens_deficit": 0, "actual_rate": 1}],
 CASES = []
 
 
-def case(cid, area, title, spec, events, expect, auth="none", pol="default", servers=ABC, flags=None,
+def case(cid, area, title, spec, events, expect, auth="any", pol="default", servers=ABC, flags=None,
          key=None, preset=None, **extra):
-    """pol: a preset name (the case then carries "preset") or a policy dict."""
+    """pol: a preset name (the case then carries "preset") or a policy dict. auth "any" (the
+    default: nothing in the case depends on the mode) carries no key; the runner runs the case
+    under each mode with the fixed keys of conformance/README.md "Auth modes" (KEYS above)."""
     c = {"schema": "ratelimitly-ha-case/v1", "id": cid, "area": area, "title": title, "spec": spec}
     if flags:
         c["flags"] = flags
-    c["key"] = key or KEYS[auth]
+    if auth != "any":
+        c["key"] = key or KEYS[auth]
+    else:
+        assert key is None, cid
     c["auth"] = auth
     if isinstance(pol, str):
         c["policy"] = PRESETS[pol]
@@ -217,7 +223,7 @@ case("rule2_wrong_auth_type_ignored_none", "datagram",
      "with no authentication, a datagram carrying another auth TLV type is still ignored",
      [R933 + " rule 1", "r-client.md 6.4 Authentication"],
      [bad(1, "A", "wrong_auth_type"), resp(2, "B")],
-     allowed("B", 20, init("A", "B", "C") + comp(20, "A", "C")))
+     allowed("B", 20, init("A", "B", "C") + comp(20, "A", "C")), auth="none")
 
 # OP. 1-5: correlation failures claiming A, including an id older than every member -> ignored.
 # 6: C -> candidate. 10: select C; completion A, B.
@@ -227,7 +233,7 @@ case("rule2_correlation_failures_ignored", "datagram",
      [R933 + " rule 2", "r-client.md 6.4 Correlation", "r-client.md 9 Trusted Identity"],
      [bad(1, "A", "untrusted_server_id"), bad(2, "A", "wrong_pdu_type"), bad(3, "A", "mgmt_flag"),
       bad(4, "A", "wrong_unique_id"), bad(5, "A", "reflected_request"), resp(6, "C")],
-     allowed("C", 10, init("A", "B", "C") + comp(10, "A", "B")), auth="cookie", pol="oldest_preferred")
+     allowed("C", 10, init("A", "B", "C") + comp(10, "A", "B")), pol="oldest_preferred")
 
 # OP. 2: C candidate. 3, 6: duplicates before pref 10: no new responder, no selection.
 # 10: select C; completion A, B.
@@ -264,8 +270,7 @@ case("rule4_oldest_selected_immediately", "9.3.3",
      "the globally oldest server's response is selected at once",
      [R933 + " rule 4", R934],
      [resp(3, "A")],
-     allowed("A", 3, init("A", "B", "C") + comp(3, "B", "C"), keep_port=True, result=OK_RESULT, rebinds=0),
-     auth="cookie")
+     allowed("A", 3, init("A", "B", "C") + comp(3, "B", "C"), keep_port=True, result=OK_RESULT, rebinds=0))
 
 # OP. 2: C candidate. 6: A -> selected at once (before pref 10); completion only B.
 case("rule4_oldest_after_candidate", "9.3.3",
@@ -309,7 +314,7 @@ case("rule7_replay_to_missing_servers", "9.3.3",
      "a silent round ends with a replay of the same logical request to every missing server",
      [R933 + " rule 7", "r-client.md 9.3.2"],
      [resp(22, "A")],
-     allowed("A", 22, SILENT_D + comp(22, "B", "C"), rnd=1), auth="aes")
+     allowed("A", 22, SILENT_D + comp(22, "B", "C"), rnd=1))
 
 # U=10 N=3 B=[1,1,1,1] P=[1,1,1,1] F=0: rounds start 0,10,20,30; H=40. Silent: replays at 10, 20,
 # 30; at 40 the last round expires with F=0 -> timeout, round 3.
@@ -457,7 +462,7 @@ case("default_phase2_oldest", "9.3.5",
      "default schedule phase 2: after the replay the oldest server still completes at once",
      [R935 + " item 2"],
      [resp(25, "A")],
-     allowed("A", 25, SILENT_D + comp(25, "B", "C"), rnd=1), auth="aes")
+     allowed("A", 25, SILENT_D + comp(25, "B", "C"), rnd=1))
 
 # 20: replay. 30: B candidate, P(1)=1 -> pref 40. 40: select B; completion A, C.
 case("default_phase2_fallback_at_2u", "9.3.5",
@@ -471,14 +476,14 @@ case("default_phase3_first_valid_response", "9.3.5",
      "default schedule phase 3: the first valid response in the final U is returned at once",
      [R935 + " item 3"],
      [resp(58, "B")],
-     allowed("B", 58, SILENT_D + comp(58, "A", "C"), rnd=1, phase="final"), auth="cookie")
+     allowed("B", 58, SILENT_D + comp(58, "A", "C"), rnd=1, phase="final"))
 
 # Silent: 20 replay, 40 final, 60 timeout.
 case("default_phase3_timeout", "9.3.5",
      "default schedule: no response in 3U is a failure at t0 + 60 ms after two transmissions",
      [R935, "r-client.md 9.3.1 H"],
      [],
-     failed("timeout", 60, SILENT_D, 1, "final"), auth="cookie")
+     failed("timeout", 60, SILENT_D, 1, "final"))
 
 # ---- presets ------------------------------------------------------------------------------------
 
@@ -611,28 +616,28 @@ case("trace1_healthy_synchronized_servers", "trace",
      "healthy synchronized servers: A is selected as soon as its response arrives",
      [DESIGN10 + " Healthy synchronized servers", R933 + " rule 4"],
      [resp(2, "A"), resp(3, "B")],
-     allowed("A", 2, init("A", "B") + comp(2, "B")), auth="aes", pol="oldest_preferred", servers=AB)
+     allowed("A", 2, init("A", "B") + comp(2, "B")), pol="oldest_preferred", servers=AB)
 
 # OP. 1: B candidate. 9: A before pref 10 -> at once; both answered: no completion send.
 case("trace2_slow_oldest_within_preference", "trace",
      "slow oldest server arriving by the preference deadline is selected",
      [DESIGN10 + " Slow oldest server"],
      [resp(1, "B"), resp(9, "A")],
-     allowed("A", 9, init("A", "B")), auth="aes", pol="oldest_preferred", servers=AB)
+     allowed("A", 9, init("A", "B")), pol="oldest_preferred", servers=AB)
 
 # OP. 1: B candidate. 10: B selected; completion to A. 12: A's late response changes nothing.
 case("trace2_slow_oldest_after_preference", "trace",
      "slow oldest server after the preference deadline: B at that deadline, A's late response ignored",
      [DESIGN10 + " Slow oldest server", R933 + " rule 6"],
      [resp(1, "B"), resp(12, "A")],
-     allowed("B", 10, init("A", "B") + comp(10, "A")), auth="aes", pol="oldest_preferred", servers=AB)
+     allowed("B", 10, init("A", "B") + comp(10, "A")), pol="oldest_preferred", servers=AB)
 
 # OP. 1: B candidate; A never answers. 10: B; completion delivery to A.
 case("trace3_preferred_server_failure", "trace",
      "preferred-server failure: B at the preference deadline, then completion delivery to A",
      [DESIGN10 + " Preferred-server failure", R934],
      [resp(1, "B")],
-     allowed("B", 10, init("A", "B") + comp(10, "A")), auth="aes", pol="oldest_preferred", servers=AB)
+     allowed("B", 10, init("A", "B") + comp(10, "A")), pol="oldest_preferred", servers=AB)
 
 # Default schedule: the preference deadline is U=20.
 case("trace3_preferred_server_failure_default", "trace",
@@ -758,7 +763,7 @@ case("single_server_silent_timeout", "ranking",
      "one silent server: one replay, then the final interval, then failure",
      ["r-client-ha-design.md 2", R935],
      [],
-     failed("timeout", 60, init("A") + rep(20, 1, "A"), 1, "final"), auth="cookie", servers=[A])
+     failed("timeout", 60, init("A") + rep(20, 1, "A"), 1, "final"), servers=[A])
 
 # ---- steering -------------------------------------------------------------------------------------
 
@@ -951,7 +956,33 @@ def dump(c):
     return "\n".join(lines) + "\n"
 
 
+def check():
+    """--check: exit 1 when a committed case differs from what this script writes, or is stale."""
+    ids = {c["id"] for c in CASES}
+    bad = 0
+    for c in CASES:
+        path = os.path.join(OUT, c["id"] + ".json")
+        try:
+            with open(path) as f:
+                same = f.read() == dump(c)
+        except OSError:
+            same = False
+        if not same:
+            bad += 1
+            print(f"DIFFERS {c['id']}.json")
+    for name in sorted(os.listdir(OUT)):
+        if name.endswith(".json") and name[:-5] not in ids:
+            bad += 1
+            print(f"STALE {name} (no such case in gen_cases.py)")
+    print(f"gen_cases --check: {len(CASES)} cases, {bad} differ")
+    return 1 if bad else 0
+
+
 def main():
+    if sys.argv[1:] == ["--check"]:
+        sys.exit(check())
+    if sys.argv[1:]:
+        sys.exit("usage: gen_cases.py [--check]")
     os.makedirs(OUT, exist_ok=True)
     ids = [c["id"] for c in CASES]
     if len(set(ids)) != len(ids):

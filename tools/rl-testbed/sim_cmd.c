@@ -11,12 +11,9 @@
 #include <time.h>
 
 #include "sim_cmd.h"
+#include "vec_runner.h" /* vec_default_base: where the default data lives */
 #include "sim_trace.h"
 #include "sim_world.h"
-
-#ifndef RL_SOURCE_DIR
-#define RL_SOURCE_DIR "."
-#endif
 
 typedef struct {
     bool seed_given;
@@ -39,8 +36,8 @@ static void usage(FILE *f) {
           "and expectation results, then 'sim: N passed, N failed' last. A trace passes when\n"
           "it runs and every expectation holds.\n"
           "A directory stands for its *.json files (rl-testbed sim sim/traces runs all).\n"
-          "With no TRACE: the default set listed in sim/traces/default-set.txt,\n"
-          "relative to the current directory or to the source tree.\n"
+          "With no TRACE: the default set listed in sim/traces/default-set.txt of the\n"
+          "data directory (see 'rl-testbed vectors --help').\n"
           "\n"
           "  --seed N              seed for every trace (default: each trace's own seed)\n"
           "  --check-determinism   run each trace twice and compare event-log digests and metrics\n"
@@ -243,33 +240,31 @@ static int add_dir(paths_t *p, const char *dir) {
 }
 
 /* The default set: sim/traces/default-set.txt (one file per line, '#'
- * comments), relative to the current directory or to the source tree. */
+ * comments) under vec_default_base(): the checkout, or the installed data. */
 static int default_traces(paths_t *p) {
-    const char *dirs[2] = {"sim/traces", RL_SOURCE_DIR "/sim/traces"};
-    for (int i = 0; i < 2; i++) {
-        char list[4096];
-        snprintf(list, sizeof list, "%s/default-set.txt", dirs[i]);
-        FILE *f = fopen(list, "r");
-        if (f == NULL) continue;
-        char line[512];
-        while (fgets(line, sizeof line, f) != NULL) {
-            line[strcspn(line, "#\r\n")] = '\0';
-            char *t = line;
-            while (*t == ' ' || *t == '\t') t++;
-            size_t n = strlen(t);
-            while (n > 0 && (t[n - 1] == ' ' || t[n - 1] == '\t')) t[--n] = '\0';
-            if (n == 0) continue;
-            char path[4096];
-            snprintf(path, sizeof path, "%s/%s", dirs[i], t);
-            if (paths_add(p, path) != 0) {
-                fclose(f);
-                return -1;
-            }
+    char dir[4096], list[sizeof dir + 32];
+    const char *base = vec_default_base();
+    snprintf(dir, sizeof dir, "%s%ssim/traces", base, base[0] != '\0' ? "/" : "");
+    snprintf(list, sizeof list, "%s/default-set.txt", dir);
+    FILE *f = fopen(list, "r");
+    if (f == NULL) return -1;
+    char line[512];
+    while (fgets(line, sizeof line, f) != NULL) {
+        line[strcspn(line, "#\r\n")] = '\0';
+        char *t = line;
+        while (*t == ' ' || *t == '\t') t++;
+        size_t n = strlen(t);
+        while (n > 0 && (t[n - 1] == ' ' || t[n - 1] == '\t')) t[--n] = '\0';
+        if (n == 0) continue;
+        char path[sizeof dir + sizeof line + 2];
+        snprintf(path, sizeof path, "%s/%s", dir, t);
+        if (paths_add(p, path) != 0) {
+            fclose(f);
+            return -1;
         }
-        fclose(f);
-        return p->n > 0 ? 0 : -1;
     }
-    return -1;
+    fclose(f);
+    return p->n > 0 ? 0 : -1;
 }
 
 static bool is_directory(const char *path) {

@@ -6,12 +6,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "vec_json.h"
 #include "vec_runner.h"
 
 #ifndef RL_SOURCE_DIR
 #define RL_SOURCE_DIR "."
+#endif
+/* The installed data directory (cmake/suite-data.cmake), and the same
+ * directory relative to the installed binary's own directory. */
+#ifndef RL_DATA_DIR
+#define RL_DATA_DIR "/usr/local/share/rl-testbed"
+#endif
+#ifndef RL_DATA_DIR_FROM_BIN
+#define RL_DATA_DIR_FROM_BIN "../share/rl-testbed"
 #endif
 
 bool vec_file_list_add(vec_file_list_t *list, const char *path, bool no_match)
@@ -66,10 +75,51 @@ bool vec_add_glob(vec_file_list_t *list, const char *pattern, bool required)
     return ok;
 }
 
+static bool has_vectors(const char *dir)
+{
+    char path[4096];
+    vec_format(path, sizeof path, "%s/vectors", dir);
+    return is_dir(path);
+}
+
+/* <directory of the running executable>/RL_DATA_DIR_FROM_BIN, or NULL. */
+static const char *data_dir_beside_binary(void)
+{
+    static char dir[4096];
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return NULL;
+    exe[n] = '\0';
+    /* The binary's directory, then one component up per leading "../" of
+     * the relative path, so reports show <prefix>/share/... not bin/../share. */
+    const char *rel = RL_DATA_DIR_FROM_BIN;
+    char *slash = strrchr(exe, '/');
+    if (slash == NULL)
+        return NULL;
+    *slash = '\0';
+    while (strncmp(rel, "../", 3) == 0 && (slash = strrchr(exe, '/')) != NULL && slash != exe) {
+        *slash = '\0';
+        rel += 3;
+    }
+    vec_format(dir, sizeof dir, "%s/%s", exe, rel);
+    return has_vectors(dir) ? dir : NULL;
+}
+
 const char *vec_default_base(void)
 {
     /* Keep paths short when running from the tree: "vectors/x.json". */
-    return is_dir("vectors") ? "" : RL_SOURCE_DIR;
+    if (is_dir("vectors"))
+        return "";
+    const char *env = getenv("RL_TESTBED_DATA");
+    if (env != NULL && env[0] != '\0')
+        return env;
+    const char *installed = data_dir_beside_binary();
+    if (installed != NULL)
+        return installed;
+    if (has_vectors(RL_SOURCE_DIR))
+        return RL_SOURCE_DIR;
+    return RL_DATA_DIR;
 }
 
 bool vec_default_files(vec_file_list_t *out)
@@ -80,6 +130,12 @@ bool vec_default_files(vec_file_list_t *out)
     vec_format(pattern, sizeof pattern, "%s%svectors/*.json", prefix, sep);
     if (!vec_add_glob(out, pattern, true))
         return false;
+    /* An installed data directory holds its copy of the outside answers in external/. */
+    vec_format(pattern, sizeof pattern, "%s%sexternal", prefix, sep);
+    if (prefix[0] != '\0' && is_dir(pattern)) {
+        vec_format(pattern, sizeof pattern, "%s%sexternal/*.json", prefix, sep);
+        return vec_add_glob(out, pattern, false);
+    }
     vec_format(pattern, sizeof pattern, "%s%s../shared/external", prefix, sep);
     if (!is_dir(pattern)) {
         /* Not an error (a checkout without ../shared), but never silent. */

@@ -245,15 +245,15 @@ static void build_latency_report(const r_auth_key_info_t *info, pkt_common_t *c,
     }
     /* api.md "Credentials", "Reporting measured work": reports whose
      * buffer_size exceeds latency_buffer_size_max are silently filtered before
-     * send; when none survives nothing is built (the vectors' class range). */
+     * send; when none survives the call returns RCLIENT_OK without sending
+     * (the schema's valid expected {"sent": false}). */
     size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
         if (reports[i].buffer_size <= info->quotas.latency_buffer_size_max)
             reports[kept++] = reports[i];
     }
     if (kept == 0) {
-        vec_run_reject(run, "range", "every report's buffer_size exceeds latency_buffer_size_max %u (all filtered)",
-                       (unsigned)info->quotas.latency_buffer_size_max);
+        vec_run_accept(run, json_pack("{s:b}", "sent", 0));
         return;
     }
     int rc = rl_encode_latency_report(buf, sizeof buf, info->type, &c->hdr, reports, kept, &len);
@@ -275,7 +275,7 @@ void vec_kind_latency_report_packet(const json_t *input, const vj_path_t *path, 
     bool ok = read_common(input, path, &c, &run->err) &&
               read_blocks(input, path, "reports", sizeof(r_service_latency_report_t), read_report_v, &reports, &n,
                           &run->err);
-    /* The schema gives no steering_feedback for reports; an optional one is honoured, default 0. */
+    /* steering_feedback is optional for reports (schema), default 0. */
     if (ok && json_object_get(input, "steering_feedback") != NULL)
         ok = vj_u8_max(input, path, "steering_feedback", 1, &c.hdr.steering_feedback, &run->err);
     if (inputs_then_key(ok, input, path, &c, &info, run))

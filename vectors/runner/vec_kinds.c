@@ -15,6 +15,8 @@ static const char *const quota_fields[] = {"quotas", NULL};
 static const char *const server_id_fields[] = {"server_start_s", "listener_id", "node_id", NULL};
 static const char *const srv_target_fields[] = {"server_id", NULL};
 static const char *const packet_fields[] = {"packet_hex", NULL};
+/* a report call may send nothing: {"sent": false} (every report filtered) */
+static const char *const report_fields[] = {"packet_hex", "sent", NULL};
 static const char *const response_fields[] = {"server_id", "keep_port", "success", "resources", "guards", NULL};
 static const char *const ha_fields[] = {"ttl_ms", "round_ms", "preference_ms", NULL};
 
@@ -30,7 +32,7 @@ static const vec_kind_t kinds[] = {
     {"server_id", vec_kind_server_id, server_id_fields},
     {"srv_target", vec_kind_srv_target, srv_target_fields},
     {"rate_request_packet", vec_kind_rate_request_packet, packet_fields},
-    {"latency_report_packet", vec_kind_latency_report_packet, packet_fields},
+    {"latency_report_packet", vec_kind_latency_report_packet, report_fields},
     {"rate_response", vec_kind_rate_response, response_fields},
     {"ha_schedule", vec_kind_ha_schedule, ha_fields},
 };

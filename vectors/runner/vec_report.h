@@ -12,7 +12,7 @@
 #include "vec_json.h"
 
 typedef struct {
-    char name[48];           /* JUnit testcase name: "tcId 7", "tests[3]" or "envelope" */
+    char name[80];           /* JUnit testcase name: "tcId 7", "tests[3]", "envelope" or a case id[mode] */
     char id[32];             /* table tcId column */
     const char *result;      /* "valid", "invalid" or "-" */
     bool pass;

@@ -39,9 +39,9 @@ typedef struct {
 } vec_file_list_t;
 
 /* The default file set: every .json file of <base>/vectors (required), then
- * of <base>/../shared/external (optional), each sorted, where base is "."
- * when ./vectors exists, else the source tree (RL_SOURCE_DIR).
- * Returns false on out of memory. */
+ * of <base>/external when base is an installed data directory, else of
+ * <base>/../shared/external (optional), each sorted, where base is
+ * vec_default_base(). Returns false on out of memory. */
 bool vec_default_files(vec_file_list_t *out);
 bool vec_file_list_add(vec_file_list_t *list, const char *path, bool no_match);
 void vec_file_list_free(vec_file_list_t *list);
@@ -65,8 +65,13 @@ void vec_report_file_failure(vec_report_t *r, const char *path, const char *msg)
 /* Add the sorted matches of pattern; a required pattern without matches is
  * added as a no_match entry. Returns false on out of memory. */
 bool vec_add_glob(vec_file_list_t *list, const char *pattern, bool required);
-/* The directory the default file sets are relative to: "" (the current
- * directory) when ./vectors exists, else the source tree. */
+/* The directory the default file sets are relative to, the first that
+ * applies (README "Installed data"): "" (the current directory) when
+ * ./vectors exists; $RL_TESTBED_DATA when set and not empty; the installed
+ * data directory beside the running binary (<bin>/../share/rl-testbed) when
+ * it holds vectors/; the source tree the binary was built from when it still
+ * holds vectors/; else the compiled-in install data directory (RL_DATA_DIR).
+ * The string is static. */
 const char *vec_default_base(void);
 /* The per-file processing of vec_run on a file already in memory:
  * data[0..len) (not NUL-terminated) is parsed and checked as if read from a

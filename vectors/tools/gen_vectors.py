@@ -365,14 +365,16 @@ def build_rate_request(inp):
 
 
 def build_latency_report(inp):
-    """Latency report datagram; reports over latency_buffer_size_max are filtered first."""
+    """Latency report datagram, or None when the call sends nothing (api.md "Reporting measured
+    work": reports over latency_buffer_size_max are filtered first; if all are filtered the call
+    returns RCLIENT_OK without sending)."""
     key = decode_api_key(inp["key"])
     if not inp["reports"]:
         raise VecError("range", "no reports")
     cap = key["quotas"]["latency_buffer_size_max"]
     kept = [r for r in inp["reports"] if r["buffer_size"] <= cap]
     if not kept:
-        raise VecError("range", "every report filtered by latency_buffer_size_max")
+        return None
     blocks = b"".join(struct.pack("<16sIIIII", bytes.fromhex(r["tracker_id_hex"]), r["ttl_ms"],
                                   r["max_samples"], r["buffer_size"], r["min_sample_threshold"],
                                   r["observed_latency"]) for r in kept)
@@ -381,7 +383,8 @@ def build_latency_report(inp):
     if total > MAX_DATAGRAM:
         raise VecError("range", f"datagram {total} bytes > {MAX_DATAGRAM}")
     pdu = struct.pack("<HHHHHH", PDU_LATENCY_REPORT, pdu_size, 0, 0, len(kept), 0) + blocks
-    tenant = tenant_tlv(key["key_id"], bytes.fromhex(inp["unique_id_hex"]), int(inp["time_stamp_ms"]))
+    tenant = tenant_tlv(key["key_id"], bytes.fromhex(inp["unique_id_hex"]), int(inp["time_stamp_ms"]),
+                        inp.get("steering_feedback", 0))
     nonce = bytes.fromhex(inp["nonce_hex"]) if key["auth"] == "aes" else None
     return seal(key["auth"], key["secret"], tenant, pdu, nonce)
 
@@ -732,17 +735,70 @@ def flip_last_char(text):
     return text[:-1] + CHARSET[(CHARSET.index(last) + 1) % 32]
 
 
+def replace_at(text, i, c):
+    return text[:i] + c + text[i + 1:]
+
+
+def string_level_negatives(hrp, payload):
+    """Every string-level break of the valid string bech32_encode(hrp, payload), as
+    (comment, flags, text); each one is class bech32 whatever the HRP (BIP-173 rules
+    come first in the schema's order)."""
+    good = bech32_encode(hrp, payload)
+    d = len(hrp) + 1  # first character of the data part
+    letter = next(j for j in range(d, len(good)) if good[j].isalpha())
+    out = [
+        ("bad checksum (last character changed)", ["Bech32"], flip_last_char(good)),
+        ("bad checksum (first data character changed)", ["Bech32"],
+         replace_at(good, d, CHARSET[(CHARSET.index(good[d]) + 1) % 32])),
+        ("Bech32m checksum instead of Bech32", ["Bech32"],
+         bech32_encode_groups(hrp, bytes_to_groups(payload), BECH32M_CONST)),
+        ("mixed case (one data character upper case)", ["Bech32"],
+         replace_at(good, letter, good[letter].upper())),
+        ("mixed case (HRP upper case, data lower case)", ["Bech32"], hrp.upper() + good[len(hrp):]),
+    ]
+    for c in "bio":
+        out.append((f"character '{c}' (not in the charset) in the data part", ["Bech32"], replace_at(good, d + 2, c)))
+    out += [
+        ("space inside the data part", ["Bech32"], replace_at(good, d + 2, " ")),
+        ("trailing space", ["Bech32"], good + " "),
+        ("control character DEL (0x7f) inside the data part", ["Bech32"], replace_at(good, d + 2, "\x7f")),
+        ("non-ASCII character U+00E9 inside the data part", ["Bech32"], replace_at(good, d + 2, "\u00e9")),
+        ("separator '1' replaced by ':'", ["Bech32", "Separator"], hrp + ":" + good[d:]),
+        ("separator '1' replaced by 'l'", ["Bech32", "Separator"], hrp + "l" + good[d:]),
+        ("separator '1' missing", ["Bech32", "Separator"], hrp + good[d:]),
+        ("separator doubled ('11': the HRP would end in '1')", ["Bech32", "Separator"], hrp + "1" + good[len(hrp):]),
+        ("data part shorter than the 6-character checksum", ["Bech32"], hrp + "1" + good[-5:]),
+    ]
+    return out
+
+
+def too_long_payload(hrp, base):
+    """base extended with zero bytes to the shortest payload whose string exceeds BIP-173's
+    90 characters."""
+    payload = base
+    while len(bech32_encode(hrp, payload)) <= 90:
+        payload += b"\x00"
+    return payload
+
+
 def gen_api_key():
     vf = VectorFile("api_key.json", "api_key", CRED_SOURCE + TOOL, {
         "Published": "string published by other Ratelimitly clients (../shared/external)",
         "Boundary": "largest or smallest accepted value of a quota code, key_id, or payload size",
         "UpperCase": "an all-upper-case Bech32 string is valid (BIP-173); it decodes as lower case",
-        "Bech32": "string-level failure: mixed case, no separator, charset, checksum (Bech32m is not "
-                  "accepted), non-zero padding bits or a whole extra padding group, empty HRP",
+        "Bech32": "string-level failure: mixed case, no separator, charset, a character outside 33..126 "
+                  "(space, DEL, non-ASCII), checksum (Bech32m is not accepted), non-zero padding bits or a "
+                  "whole extra padding group, empty HRP, data part shorter than the checksum",
         "Hrp": "an HRP other than rl-none, rl-cookie, rl-aes (rl-secret included) is class hrp",
         "Length": "payload size wrong for the HRP: rl-none 13 bytes, rl-cookie and rl-aes 45 bytes",
-        "Legacy": "legacy unversioned 56- or 60-byte payloads are class length; BIP-173's 90-character "
-                  "limit is NOT enforced (a 56-byte rl-aes key is 103 characters and still class length)",
+        "Legacy": "legacy unversioned payloads (56 or 60 bytes, or the version-1 layout without its "
+                  "format_version byte) are class length; BIP-173's 90-character limit is NOT enforced (a "
+                  "56-byte rl-aes key is 103 characters and still class length)",
+        "Separator": "the separator '1' replaced, missing or doubled: class bech32 (no separator, or an HRP "
+                     "ending in '1' whose checksum fails)",
+        "TooLong": "a string over BIP-173's 90 characters: with a valid checksum it is judged by its payload "
+                   "length (class length, docs/spec-notes.md \"Bech32 length limit\"), with a bad one it is "
+                   "class bech32",
         "Version": "format_version other than 1",
         "Quota": "quota word breaks a version-1 rule: rate_exp or latency_exp above 24, dedup_units "
                  "outside 1..200",
@@ -876,6 +932,36 @@ def gen_api_key():
         bech32_encode_groups("rl-foo", groups_with(p13, set_pad)), "bech32")
     add("legacy 56-byte rl-aes in mixed case: bech32", ["Precedence"],
         PUBLISHED["legacy_aes"][:20] + PUBLISHED["legacy_aes"][20:].upper(), "bech32")
+
+    # Every HRP, the same rules: a client that supports only one auth mode still exercises its
+    # string checks, length, version and legacy rejection (appended so earlier tcIds stay put).
+    secrets = {"none": None, "cookie": COOKIE_SECRET, "aes": AES_SECRET}
+    for auth in MODES:
+        hrp = "rl-" + auth
+        full = api_payload(21, CANONICAL_WORD, secrets[auth])
+        add(f"{hrp} all upper case", ["UpperCase"], bech32_encode(hrp, full).upper(), "valid")
+        for comment, flags, text in string_level_negatives(hrp, full):
+            add(f"{hrp} {comment}", flags, text, "bech32")
+        long_payload = too_long_payload(hrp, full)
+        long_text = bech32_encode(hrp, long_payload)
+        add(f"{hrp} {len(long_text)} characters (over BIP-173's 90), valid checksum, "
+            f"{len(long_payload)}-byte payload", ["TooLong", "Length"], long_text, "length")
+        add(f"{hrp} {len(long_text)} characters (over BIP-173's 90), bad checksum", ["TooLong", "Bech32"],
+            flip_last_char(long_text), "bech32")
+        add(f"{hrp} empty payload", ["Length"], bech32_encode(hrp, b""), "length")
+        add(f"{hrp} payload two bytes short ({len(full) - 2})", ["Length"], bech32_encode(hrp, full[:-2]), "length")
+        for version in (0, 2, 255):
+            add(f"{hrp} format_version {version}", ["Version"],
+                make_api_key(auth, 22, CANONICAL_WORD, secrets[auth], version=version), "version")
+        add(f"{hrp} version-1 layout without its format_version byte ({len(full) - 1} bytes)", ["Legacy"],
+            bech32_encode(hrp, full[1:]), "length")
+        add(f"{hrp} legacy unversioned 56-byte payload", ["Legacy"], bech32_encode(hrp, legacy56), "length")
+        add(f"{hrp} legacy unversioned 60-byte payload", ["Legacy"], bech32_encode(hrp, legacy60), "length")
+    secret_text = bech32_encode("rl-secret", COOKIE_SECRET)
+    add("rl-secret with a bad checksum: bech32 before hrp", ["Precedence", "Bech32"], flip_last_char(secret_text),
+        "bech32")
+    add("rl-secret in mixed case: bech32 before hrp", ["Precedence", "Bech32"],
+        secret_text[:14] + secret_text[14:].upper(), "bech32")
     return vf
 
 
@@ -883,9 +969,13 @@ def gen_secret_key():
     vf = VectorFile("secret_key.json", "secret_key", CRED_SOURCE + TOOL, {
         "UpperCase": "an all-upper-case Bech32 string is valid",
         "Boundary": "payload one byte short or long",
-        "Bech32": "string-level failure (checksum, mixed case, padding bits, charset)",
+        "Bech32": "string-level failure (checksum, mixed case, padding bits, charset, a character outside "
+                  "33..126, data part shorter than the checksum)",
         "Hrp": "any HRP other than rl-secret is class hrp, API-key HRPs included",
         "Length": "rl-secret payload must be exactly 32 bytes (no format-version byte)",
+        "Separator": "the separator '1' replaced, missing or doubled: class bech32",
+        "TooLong": "a string over BIP-173's 90 characters: with a valid checksum it is judged by its payload "
+                   "length (class length), with a bad one it is class bech32",
         "Precedence": "several rules break; the class is the first of bech32, hrp, length",
     })
 
@@ -920,6 +1010,16 @@ def gen_secret_key():
     add("wrong HRP and bad checksum: bech32", ["Precedence"],
         flip_last_char(bech32_encode("rl-aes", admin)), "bech32")
     add("wrong HRP and wrong length: hrp", ["Precedence"], bech32_encode("rl-secrets", admin[:31]), "hrp")
+
+    # The string-level rules for rl-secret too (appended so earlier tcIds stay put).
+    for comment, flags, text in string_level_negatives("rl-secret", admin):
+        add(comment, flags, text, "bech32")
+    long_payload = too_long_payload("rl-secret", admin)
+    long_text = bech32_encode("rl-secret", long_payload)
+    add(f"{len(long_text)} characters (over BIP-173's 90), valid checksum, {len(long_payload)}-byte payload",
+        ["TooLong", "Length"], long_text, "length")
+    add(f"{len(long_text)} characters (over BIP-173's 90), bad checksum", ["TooLong", "Bech32"],
+        flip_last_char(long_text), "bech32")
     return vf
 
 
@@ -1184,13 +1284,16 @@ def gen_latency_report():
                         "Boundary": "the largest accepted value of a range",
                         "Filtered": "api.md: reports whose buffer_size exceeds the key's "
                                     "latency_buffer_size_max are filtered before send; the packet carries "
-                                    "only the survivors. Choice made here: when every report is filtered "
-                                    "(api.md: return without sending) the vector expects error range, "
-                                    "because no packet is built",
+                                    "only the survivors. When every report is filtered the call returns "
+                                    "RCLIENT_OK without sending: expected {\"sent\": false}",
                         "ExtraRule": "a report call carries at least one report (api.md operation model); "
                                      "an empty list is error range",
+                        "Steering": "the optional steering_feedback input (0 or 1, default 0 when absent) "
+                                    "goes into the tenant header",
                     })
-    compute = lambda inp: {"packet_hex": hx(build_latency_report(inp))}
+    def compute(inp):
+        pkt = build_latency_report(inp)
+        return {"sent": False} if pkt is None else {"packet_hex": hx(pkt)}
 
     def report(name, observed, ttl_ms=10000, max_samples=100, buffer_size=32, mst=5):
         return {"tracker_id_hex": hx(tracker_id(name.encode(), ttl_ms, max_samples, buffer_size, mst)),
@@ -1220,11 +1323,21 @@ def gen_latency_report():
         add(f"{mode}: one of two reports over quota is filtered", ["Filtered"],
             inp_for(mode, [report("buf", 9, buffer_size=33), rep]))
         add(f"{mode}: every report over quota", ["Filtered"],
-            inp_for(mode, [report("buf", 9, buffer_size=33), report("buf2", 9, buffer_size=4096)]), "range")
+            inp_for(mode, [report("buf", 9, buffer_size=33), report("buf2", 9, buffer_size=4096)]))
     add("none: observed_latency and settings at u32 max (buffer_size within quota)", ["Boundary"],
         inp_for("none", [report("max", U32_MAX, U32_MAX, U32_MAX, 32, U32_MAX)]))
     add("none: observed_latency 0", [], inp_for("none", [report("zero", 0)]))
     add("cookie: no reports", ["ExtraRule"], inp_for("cookie", []), "range")
+    # The optional steering_feedback input (tenant header byte 36). The AES nonces here are
+    # fixed, not drawn from the shared counter, so the later files' nonces stay as they were.
+    for mode in MODES:
+        for steering in (1, 0):
+            inp = {"key": KEYS[mode], "unique_id_hex": hx(UID), "time_stamp_ms": TIME_STAMP}
+            if mode == "aes":
+                inp["nonce_hex"] = hx(fixed_bytes(f"report steering nonce {steering}", 12))
+            inp["steering_feedback"] = steering
+            inp["reports"] = [rep]
+            add(f"{mode}: steering_feedback {steering} given", ["Steering"], inp)
     return vf
 
 

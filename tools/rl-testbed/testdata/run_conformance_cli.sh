@@ -12,8 +12,12 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 . "$(dirname "$0")/cli_lib.sh"
 
-n_cases=$(ls "$cases"/*.json | wc -l | tr -d ' ')
-good_case="$cases/rule4_oldest_selected_immediately.json"
+# A case with "auth": "any" runs once per auth mode (conformance/README.md "Auth modes").
+n_any=$(grep -l '"auth": "any"' "$cases"/*.json | wc -l | tr -d ' ')
+n_files=$(ls "$cases"/*.json | wc -l | tr -d ' ')
+n_cases=$((n_files + 2 * n_any))
+good_case="$cases/rule2_wrong_auth_type_ignored_none.json"  # pinned to one mode: one run
+any_case="$cases/rule4_oldest_selected_immediately.json"
 
 expect "--help lists conformance" 0 out "conformance" -- --help
 expect "conformance --help" 0 out "usage: rl-testbed conformance [CASE_OR_DIR...] [--client CMD [--timeout MS]] [--junit FILE]" -- conformance --help
@@ -26,7 +30,20 @@ expect "both filters" 2 err "--vectors-only and --cases-only exclude each other"
 expect "cases directory" 0 out "conformance: $n_cases passed, 0 failed" -- conformance "$cases"
 last_line "cases directory: closing line" "conformance: $n_cases passed, 0 failed"
 expect "a case table has check rows" 0 out "  sends        PASS" -- conformance "$good_case"
-expect "area summary" 0 out "HA cases by area: 9.3.3 1" -- conformance "$good_case"
+expect "area summary" 0 out "HA cases by area: datagram 1" -- conformance "$good_case"
+
+# "auth": "any": three runs with the fixed keys, each its own table and verdict.
+expect "any: one run per mode" 0 out "conformance: 3 passed, 0 failed" -- conformance "$any_case"
+for mode in none cookie aes; do
+    expect "any: table for $mode" 0 out "rule4_oldest_selected_immediately.json[$mode] [ha_case 9.3.3]" -- \
+        conformance "$any_case"
+done
+expect "any: area counts runs" 0 out "HA cases by area: 9.3.3 3" -- conformance "$any_case"
+sed 's/"outcome": "allowed"/"outcome": "denied"/' "$any_case" >"$tmp/any_wrong.json"
+expect "any: a wrong expectation fails in every mode" 1 out "conformance: 0 passed, 3 failed" -- \
+    conformance "$tmp/any_wrong.json"
+expect "any: the failing mode is named" 1 out "any_wrong.json[aes] [ha_case 9.3.3]" -- conformance --quiet \
+    "$tmp/any_wrong.json"
 expect "a simulator trace is a case" 0 out "conformance: 1 passed, 0 failed" -- \
     conformance "$dir/../../../sim/traces/ha_healthy.json"
 
@@ -73,10 +90,11 @@ fi
 
 # JUnit XML.
 expect "--junit names the file" 1 err "rl-testbed: JUnit XML written to $tmp/junit.xml" -- conformance \
-    --junit "$tmp/junit.xml" "$good_case" "$dir/bad_cases/wrong_outcome.json" "$dir/good/ids.json"
-last_line "--junit: closing line last" "conformance: 3 passed, 1 failed"
+    --junit "$tmp/junit.xml" "$good_case" "$dir/bad_cases/wrong_outcome.json" "$dir/good/ids.json" "$any_case"
+last_line "--junit: closing line last" "conformance: 6 passed, 1 failed"
 for text in '<testsuites name="rl-testbed conformance">' \
-    '<testcase classname="ha_case 9.3.3" name="rule4_oldest_selected_immediately"/>' \
+    '<testcase classname="ha_case datagram" name="rule2_wrong_auth_type_ignored_none"/>' \
+    '<testcase classname="ha_case 9.3.3" name="rule4_oldest_selected_immediately[cookie]"/>' \
     '<failure message="outcome: want denied got allowed"/>' \
     '<testcase classname="bucket_id" name="tcId 1"/>'; do
     checks=$((checks + 1))

@@ -1,0 +1,86 @@
+# The suite's data files: known-answer vectors, HA decision cases, simulator
+# traces and their JSON Schemas (README "Installed data").
+#   - installed under share/rl-testbed, where an installed rl-testbed finds them
+#     without the source tree;
+#   - checked against the schemas (every shipped file, and broken files that
+#     must be rejected);
+#   - packed into the versioned bundle rl-testbed-vectors-<version>.tar.gz
+#     (target vector-bundle).
+# Included from the top-level CMakeLists.txt after the tools.
+
+set(RL_DATA_INSTALL_DIR ${CMAKE_INSTALL_DATADIR}/rl-testbed)
+
+# The Debian interpreter first: the tests need its python3-jsonschema and
+# python3-cryptography (scripts/install-deps.sh), not whatever python3 is on PATH.
+find_program(RL_PYTHON3 NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(NOT RL_PYTHON3)
+  find_program(RL_PYTHON3 NAMES python3 REQUIRED)
+endif()
+
+if(TARGET rl_testbed_lib)
+  # Where the installed binary looks (vec_default_base): beside itself first,
+  # so an installed tree can be moved, then the configured prefix.
+  file(RELATIVE_PATH rl_data_from_bin ${CMAKE_INSTALL_FULL_BINDIR} ${CMAKE_INSTALL_FULL_DATADIR}/rl-testbed)
+  target_compile_definitions(rl_testbed_lib PRIVATE
+    RL_DATA_DIR="${CMAKE_INSTALL_FULL_DATADIR}/rl-testbed"
+    RL_DATA_DIR_FROM_BIN="${rl_data_from_bin}")
+endif()
+
+# ---- install -----------------------------------------------------------------
+file(GLOB rl_data_vectors CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/vectors/*.json)
+file(GLOB rl_data_cases CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/conformance/cases/*.json)
+file(GLOB rl_data_traces CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/sim/traces/*.json)
+file(GLOB rl_data_schemas CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/schemas/*.schema.json)
+install(FILES ${rl_data_vectors} DESTINATION ${RL_DATA_INSTALL_DIR}/vectors)
+install(FILES ${rl_data_cases} DESTINATION ${RL_DATA_INSTALL_DIR}/conformance/cases)
+install(FILES ${rl_data_traces} ${PROJECT_SOURCE_DIR}/sim/traces/default-set.txt
+        DESTINATION ${RL_DATA_INSTALL_DIR}/sim/traces)
+install(FILES ${rl_data_schemas} DESTINATION ${RL_DATA_INSTALL_DIR}/schemas)
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/schemas/validate.py DESTINATION ${RL_DATA_INSTALL_DIR}/schemas)
+install(FILES ${PROJECT_SOURCE_DIR}/conformance/README.md DESTINATION ${RL_DATA_INSTALL_DIR}/docs
+        RENAME ha-cases.md)
+install(FILES ${PROJECT_SOURCE_DIR}/docs/traces.md ${PROJECT_SOURCE_DIR}/docs/testing-other-clients.md
+        DESTINATION ${RL_DATA_INSTALL_DIR}/docs)
+# The outside known answers (../shared/external), when the checkout has them,
+# so the installed suite runs what the checkout runs.
+set(RL_EXTERNAL_VECTORS_DIR ${PROJECT_SOURCE_DIR}/../shared/external
+    CACHE PATH "Directory of outside known-answer vector files")
+file(GLOB rl_data_external CONFIGURE_DEPENDS ${RL_EXTERNAL_VECTORS_DIR}/*.json)
+if(rl_data_external)
+  install(FILES ${rl_data_external} DESTINATION ${RL_DATA_INSTALL_DIR}/external)
+endif()
+
+# ---- bundle --------------------------------------------------------------------
+add_custom_target(vector-bundle
+  COMMAND ${RL_PYTHON3} ${PROJECT_SOURCE_DIR}/vectors/tools/make_bundle.py
+          --version ${PROJECT_VERSION} --out ${PROJECT_BINARY_DIR}
+  COMMENT "rl-testbed-vectors-${PROJECT_VERSION}.tar.gz (vectors/tools/README.md \"Bundle\")"
+  VERBATIM)
+
+# ---- tests -------------------------------------------------------------------------
+if(RCLIENT_BUILD_TESTS)
+  # The committed vectors are exactly what the independent generator writes.
+  add_test(NAME suite_vectors_generated COMMAND ${RL_PYTHON3} ${PROJECT_SOURCE_DIR}/vectors/tools/gen_vectors.py --check)
+  # ... and the committed HA cases exactly what their authoring script writes.
+  add_test(NAME suite_cases_generated COMMAND ${RL_PYTHON3} ${PROJECT_SOURCE_DIR}/conformance/tools/gen_cases.py --check)
+  # Every shipped vector file, HA case and trace (and ../shared/external) against its schema.
+  add_test(NAME suite_schemas_shipped COMMAND ${RL_PYTHON3} ${PROJECT_SOURCE_DIR}/schemas/validate.py
+           --root ${PROJECT_SOURCE_DIR})
+  # The schemas reject broken files, each at the field that is wrong.
+  add_test(NAME suite_schemas_reject_broken COMMAND ${RL_PYTHON3} ${PROJECT_SOURCE_DIR}/schemas/validate.py
+           --bad ${PROJECT_SOURCE_DIR}/schemas/tests/bad/bad.tsv)
+  set_tests_properties(suite_vectors_generated suite_cases_generated suite_schemas_shipped suite_schemas_reject_broken
+                       PROPERTIES LABELS suite-data)
+  if(TARGET rl-testbed)
+    # cmake --install to a temporary prefix, then the installed rl-testbed run
+    # from /tmp with no path argument: it must find the installed data.
+    add_test(NAME suite_install
+             COMMAND sh ${PROJECT_SOURCE_DIR}/scripts/check-install.sh ${PROJECT_BINARY_DIR}
+                     ${PROJECT_SOURCE_DIR} ${RL_PYTHON3})
+    # The bundle: built, its SHA-256 sums and manifest checked, reproducible.
+    add_test(NAME suite_bundle
+             COMMAND sh ${PROJECT_SOURCE_DIR}/scripts/check-bundle.sh ${PROJECT_SOURCE_DIR} ${RL_PYTHON3}
+                     ${PROJECT_VERSION} $<TARGET_FILE:rl-testbed>)
+    set_tests_properties(suite_install suite_bundle PROPERTIES LABELS suite-data)
+  endif()
+endif()
