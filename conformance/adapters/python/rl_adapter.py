@@ -98,7 +98,9 @@ def rate_request_packet(inp):
 
 
 def latency_report_packet(inp):
-    return {"packet_hex": call_model(model.build_latency_report, inp).hex()}
+    packet = call_model(model.build_latency_report, inp)
+    # A call whose every report is filtered sends nothing (api.md): the schema's {"sent": false}.
+    return {"sent": False} if packet is None else {"packet_hex": packet.hex()}
 
 
 def rate_response(inp):
