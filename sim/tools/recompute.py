@@ -21,7 +21,6 @@ counts exactly. Metrics the log cannot rebuild (see the doc's "From the log
 and the trace alone" paragraph) are not compared and are listed at the end.
 """
 import json
-import math
 import os
 import subprocess
 import sys
@@ -159,10 +158,11 @@ def oracle_allows(buckets, blks, now_ms):
     return ok
 
 
-def nearest_rank(sorted_vals, p):
+def nearest_rank(sorted_vals, pct):
+    """Rank ceil(pct/100 * n), 1-based, in exact integer arithmetic."""
     if not sorted_vals:
         return 0
-    k = max(1, math.ceil(p * len(sorted_vals)))
+    k = max(1, (pct * len(sorted_vals) + 99) // 100)
     return sorted_vals[k - 1]
 
 
@@ -263,7 +263,7 @@ def recompute(trace, lines):
     m["io_failures"] = sum(1 for v in decision.values() if v[1] > 1)
     m["availability"] = m["decided"] / m["submitted"] if m["submitted"] else 0
     lat = sorted(v[0] - submit[k] for k, v in ok_dec.items())
-    for p, name in ((0.5, "p50"), (0.9, "p90"), (0.99, "p99")):
+    for p, name in ((50, "p50"), (90, "p90"), (99, "p99")):
         m["latency_%s_ms" % name] = nearest_rank(lat, p) / 1000.0
     m["latency_max_ms"] = (lat[-1] if lat else 0) / 1000.0
 
