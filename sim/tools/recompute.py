@@ -17,7 +17,10 @@ them, and compares with the tool's `--json` figures. Prints a table
 2 on a usage or input error. Standard library only.
 
 Rates are compared as the tool prints them (6 significant digits, %g);
-counts exactly. Metrics the log cannot rebuild (see the doc's "From the log
+counts exactly. Limits of this check: the oracle here models the fixed-window
+rate buckets, not the latency trackers or the key's quotas, so for a trace
+whose mix has guards the oracle metrics (false allows/denies and their rates)
+are not compared; and it reads one trace's results per --json file. Metrics the log cannot rebuild (see the doc's "From the log
 and the trace alone" paragraph) are not compared and are listed at the end.
 """
 import json
