@@ -104,10 +104,13 @@ static int cmp_u32(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-static double quantile_ms(const uint32_t *v, size_t n, double q) {
-    if (n == 0) return 0;
-    size_t i = (size_t)(q * (double)(n - 1) + 0.5);
-    return (double)v[i] / 1000.0;
+size_t sim_nearest_rank(size_t n, unsigned pct) {
+    size_t rank = (pct * n + 99) / 100; /* ceil(pct * n / 100), exact */
+    return rank > 0 ? rank - 1 : 0;
+}
+
+static double quantile_ms(const uint32_t *v, size_t n, unsigned pct) {
+    return n == 0 ? 0 : (double)v[sim_nearest_rank(n, pct)] / 1000.0;
 }
 
 void sim_metrics_finish(sim_world_t *w) {
@@ -123,9 +126,9 @@ void sim_metrics_finish(sim_world_t *w) {
         qsort(w->latencies_us, w->n_lat, sizeof *w->latencies_us, cmp_u32);
     }
     m->oldest_selected_rate = m->decided ? (double)w->oldest_selected / (double)m->decided : 0;
-    m->latency_p50_ms = quantile_ms(w->latencies_us, w->n_lat, 0.50);
-    m->latency_p90_ms = quantile_ms(w->latencies_us, w->n_lat, 0.90);
-    m->latency_p99_ms = quantile_ms(w->latencies_us, w->n_lat, 0.99);
+    m->latency_p50_ms = quantile_ms(w->latencies_us, w->n_lat, 50);
+    m->latency_p90_ms = quantile_ms(w->latencies_us, w->n_lat, 90);
+    m->latency_p99_ms = quantile_ms(w->latencies_us, w->n_lat, 99);
     m->latency_max_ms = w->n_lat ? (double)w->latencies_us[w->n_lat - 1] / 1000.0 : 0;
     for (size_t i = 0; i < w->windows.cap; i++) {
         const sim_window_t *s = &w->windows.slots[i];

@@ -87,8 +87,8 @@ static int cmp_lat(const void *a, const void *b) {
 }
 
 /* The same nearest-rank rule as the run's quantiles (sim_metrics.c). */
-static double q_ms(const struct sim_tl_lat *v, size_t n, double q) {
-    return n == 0 ? 0 : (double)v[(size_t)(q * (double)(n - 1) + 0.5)].latency_us / 1000.0;
+static double q_ms(const struct sim_tl_lat *v, size_t n, unsigned pct) {
+    return n == 0 ? 0 : (double)v[sim_nearest_rank(n, pct)].latency_us / 1000.0;
 }
 
 int sim_timeline_write(sim_world_t *w, FILE *out) {
@@ -114,7 +114,7 @@ int sim_timeline_write(sim_world_t *w, FILE *out) {
             while (li < w->n_tl_lat && w->tl_lat[li].client == c && w->tl_lat[li].window == win) li++;
             size_t n = li - from;
             double avail = x->v[SIM_TL_SUBMITTED] ? (double)x->v[SIM_TL_DECIDED] / (double)x->v[SIM_TL_SUBMITTED] : 0;
-            fprintf(out, ",%.6g,%.3f,%.3f,%.3f\n", avail, q_ms(w->tl_lat + from, n, 0.5), q_ms(w->tl_lat + from, n, 0.99),
+            fprintf(out, ",%.6g,%.3f,%.3f,%.3f\n", avail, q_ms(w->tl_lat + from, n, 50), q_ms(w->tl_lat + from, n, 99),
                     n ? (double)w->tl_lat[li - 1].latency_us / 1000.0 : 0.0);
         }
     }

@@ -245,6 +245,10 @@ uint64_t sim_server_id_at(const sim_world_t *w, size_t server, uint64_t at_ms);
 int sim_server_do_restart(sim_world_t *w, sim_node_server_t *s);
 uint64_t sim_server_now_ms(const sim_world_t *w, const sim_node_server_t *s);
 int64_t sim_drift_ms(sim_time_t run_us, int32_t ppm);
+/* 0-based index of the pct-th percentile (0 .. 100) of n >= 1 sorted values by
+ * the nearest-rank rule: rank ceil(pct * n / 100), at least 1, in exact
+ * integer arithmetic (docs/traces.md "Latency quantiles"). */
+size_t sim_nearest_rank(size_t n, unsigned pct);
 /* Drop reasons the servers log beyond the network's (sim_drop_reason_t 1..4). */
 #define SIM_DROP_QUEUE_FULL 5u
 #define SIM_DROP_SERVER_DOWN 6u

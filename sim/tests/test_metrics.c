@@ -14,6 +14,7 @@
 
 #include "sim_trace.h"
 #include "sim_world.h"
+#include "sim_world_int.h"
 
 #ifndef SIM_SOURCE_DIR
 #define SIM_SOURCE_DIR "sim"
@@ -108,11 +109,47 @@ static void test_timeline_rows(void **state) {
     sim_config_free(&cfg);
 }
 
+/* docs/traces.md "Latency quantiles": nearest rank ceil(p x n). Ten requests,
+ * 0 .. 90 ms; A (oldest) stops answering at 45 ms, so requests 0-4 are
+ * decided on A's answer (250 + 20 + 250 us) and 5-9 at the 20 ms preference
+ * deadline. p50 is rank 5 (a fast one), p90 rank 9 and p99 rank 10 (slow).
+ * Defect: the rank was round(p x (n - 1)) + 1, so p50 took rank 6 (a slow one). */
+static void test_latency_nearest_rank(void **state) {
+    (void)state;
+    static const char T[] =
+        "{\"schema\": \"ratelimitly-trace/v1\", \"duration_ms\": 200,"
+        " \"servers\": [{\"name\": \"A\"}, {\"name\": \"B\"}],"
+        " \"clients\": [{\"name\": \"c1\", \"auth\": \"cookie\", \"use_dns\": false,"
+        "   \"arrivals\": {\"kind\": \"scripted\", \"at_ms\": [0, 10, 20, 30, 40, 50, 60, 70, 80, 90]},"
+        "   \"mix\": [{\"resources\": [{\"bucket\": \"api\", \"rate_limit\": 100}]}]}],"
+        " \"faults\": [{\"at_ms\": 45, \"kind\": \"partition\", \"target\": \"A\", \"dir\": \"out\"}]}";
+    sim_metrics_t m;
+    run_text(T, &m);
+    assert_int_equal(m.decided, 10);
+    assert_true(m.latency_p50_ms == 0.52);
+    assert_true(m.latency_p90_ms >= 20.0);
+    assert_true(m.latency_p99_ms == m.latency_max_ms);
+}
+
+static void test_nearest_rank_index(void **state) {
+    (void)state;
+    assert_int_equal(sim_nearest_rank(1, 50), 0);
+    assert_int_equal(sim_nearest_rank(1, 99), 0);
+    assert_int_equal(sim_nearest_rank(10, 50), 4);  /* rank 5 */
+    assert_int_equal(sim_nearest_rank(11, 50), 5);  /* rank ceil(5.5) = 6 */
+    assert_int_equal(sim_nearest_rank(100, 99), 98); /* rank 99 exactly, no rounding up */
+    assert_int_equal(sim_nearest_rank(970, 99), 960); /* rank ceil(960.3) = 961 */
+    assert_int_equal(sim_nearest_rank(970, 100), 969);
+    assert_int_equal(sim_nearest_rank(5, 0), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_oldest_selected_against_snapshot),
         cmocka_unit_test(test_untrusted_identity_counted),
         cmocka_unit_test(test_timeline_rows),
+        cmocka_unit_test(test_latency_nearest_rank),
+        cmocka_unit_test(test_nearest_rank_index),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
