@@ -19,7 +19,8 @@ client that disagrees with the specification, to show what `rl-testbed dialect`
 reports: tracker_three_field (latency-tracker ID without buffer_size),
 tracker_v2 (the same under the domain ratelimitly.latency-tracker.v2),
 guard_le (a guard passes when current <= threshold), horizon_no_f (the
-dedup TTL leaves out the final receive interval F).
+dedup TTL leaves out the final receive interval F); any other name stops it
+with a message on stderr.
 """
 
 import hashlib
@@ -37,6 +38,10 @@ import gen_ha_schedule  # noqa: E402  (the client under test, see above)
 import gen_vectors as model  # noqa: E402
 
 DIALECT = set(filter(None, os.environ.get("RL_ADAPTER_DIALECT", "").split(",")))
+VARIANTS = {"tracker_three_field", "tracker_v2", "guard_le", "horizon_no_f"}
+if DIALECT - VARIANTS:
+    sys.exit(f"rl_adapter.py: RL_ADAPTER_DIALECT: unknown variant {', '.join(sorted(DIALECT - VARIANTS))} "
+             f"(known: {', '.join(sorted(VARIANTS))})")
 
 
 class Rejected(Exception):

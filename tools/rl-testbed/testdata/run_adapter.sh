@@ -90,6 +90,8 @@ expect "wrong id named" 1 out "adapter message 2 (vector): id: expected 2, got i
     vectors --client "$fake wrong_id $cadapter" "$one"
 expect "wrong field named" 1 out "adapter message 2 (vector): status: expected \"accepted\", \"rejected\", \"unsupported\" or \"bad_input\", got string \"acepted\"" -- \
     vectors --client "$fake bad_status $cadapter" "$one"
+expect "short output named as the client's" 1 out "tests[0].expected.id_hex: absent from the client's output" -- \
+    vectors --client "$fake short_output $cadapter" "$one"
 expect "not JSON named" 1 out "adapter message 2 (vector): answer is not a JSON object" -- \
     vectors --client "$fake garbage $cadapter" "$one"
 expect "protocol_error: that test fails, the run goes on" 1 out "adapter message 2 (vector): the adapter reports an error: op not understood" -- \

@@ -31,6 +31,8 @@ broken tracker_three_field three_field "  tracker_id       three_field          
 broken tracker_v2 three_field_v2 "  tracker_id       three_field_v2         0/3; three-field latency-tracker ID under the domain ratelimitly.latency-tracker.v2"
 broken guard_le guard_le "  guard_rule       guard_le               0/3; a guard passes when current_latency <= latency_threshold. To reach the spec: pass only when current_latency < latency_threshold"
 broken horizon_no_f no_final "  horizon          no_final               0/3; the dedup horizon leaves out the final receive interval"
+expect "unknown RL_ADAPTER_DIALECT: named, not ignored" 1 err "RL_ADAPTER_DIALECT: unknown variant guard_lt" -- \
+    dialect --client "env RL_ADAPTER_DIALECT=guard_lt python3 $py"
 
 expect "one kind only: the rest unsupported" 0 out "  tracker_id       unsupported" -- \
     dialect --client "$fake only_bucket $cadapter"

@@ -11,6 +11,7 @@ adapter command) once per request, then breaks the protocol as MODE says:
   no_hello     exits at once without a word
   wrong_id     answers the first request with id 7
   bad_status   the first vector answer has status "acepted"
+  short_output the first vector answer's output without its id_hex
   garbage      the first vector answer is not JSON
   only_bucket  declares vector kind bucket_id only (others: unsupported)
   no_classes   error_classes false; rejections carry no class
@@ -94,6 +95,8 @@ for line in sys.stdin:
         ans["deadline_ms"] = 5
     if mode == "bad_status" and seen == 1:
         ans["status"] = "acepted"
+    if mode == "short_output" and seen == 1:
+        ans.get("output", {}).pop("id_hex", None)
     if mode == "no_classes" and ans.get("status") == "rejected":
         ans.pop("error", None)
     if mode == "answer_unsupported" and req.get("kind") == "tracker_id":
