@@ -3,7 +3,7 @@
 # Safe to run repeatedly; does nothing when everything is present.
 set -euo pipefail
 pkgs=(build-essential cmake clang pkg-config libssl-dev libb2-dev libcmocka-dev
-      libjansson-dev python3 python3-cryptography valgrind gcovr)
+      libjansson-dev python3 python3-cryptography valgrind gcovr ccache)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
