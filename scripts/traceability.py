@@ -15,8 +15,8 @@ section whose text has lines carrying MUST or SHOULD must have at least as many
 rows (document and section equal) as it has such lines.
 
 Prints `traceability: N rules, N checked, N not applicable, N unchecked`; exit 0
-only when nothing is unchecked and no reference is missing, 1 otherwise, 2 when
-the specification cannot be found.
+only when nothing is unchecked and no reference is missing, 1 otherwise. Without
+the specification it says so on stderr and checks only the references.
 """
 import argparse
 import glob
@@ -183,8 +183,10 @@ def main():
     args = ap.parse_args()
     docs = find_spec(args.spec)
     if set(docs) != {"wire_protocol.md", "r-client.md"}:
-        print("traceability: wire_protocol.md and r-client.md not found in %s" % args.spec, file=sys.stderr)
-        return 2
+        # As the vector runner does without ../shared/external: say so, check the rest.
+        print("note: wire_protocol.md and r-client.md not found in %s; section coverage not checked"
+              % os.path.relpath(args.spec), file=sys.stderr)
+        docs = {}
 
     rows = parse_table()
     problems = []
