@@ -5,8 +5,14 @@
  * core"): <= 500 ns cookie, <= 1500 ns AES for submit+cancel; at most one
  * heap allocation per non-empty request.
  *
+ * Memory per in-flight request: the heap bytes one submit requests (the
+ * request's own allocation, and what malloc actually reserves for it), and
+ * the submit cost with 16 and with 10,000 requests in flight (bytes/request
+ * there is the first batch's, so it includes the in-flight table's growth).
+ *
  * usage: bench_client [iterations]   (default 1000000) */
 #define _GNU_SOURCE
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +140,77 @@ static void run_mode(r_auth_type_t mode, const char *name, long iters) {
     rl_auth_release(&server_auth);
 }
 
+#define MAX_INFLIGHT 10000
+
+/* Submit `inflight` requests (timed), cancel them (not timed), `rounds` times. */
+static double submit_batch(r_client_t *c, host_t *h, const r_resource_request_t *res, const r_latency_guard_t *g,
+                           r_client_req_t **reqs, size_t inflight, long rounds, unsigned long long *bytes) {
+    double total = 0;
+    unsigned long long b0 = g_alloc_bytes;
+    for (long k = 0; k < rounds; k++) {
+        double t = now_ns();
+        for (size_t i = 0; i < inflight; i++) {
+            if (r_client_check_rate_limit_async(c, res, 1, g, 1, NULL, 0, h_cb, h, &reqs[i]) != RCLIENT_OK) {
+                fprintf(stderr, "bench_client: submit failed\n");
+                exit(1);
+            }
+        }
+        total += now_ns() - t;
+        for (size_t i = 0; i < inflight; i++) {
+            r_client_cancel_request(c, reqs[i]);
+        }
+    }
+    *bytes = g_alloc_bytes - b0;
+    return total / ((double)rounds * (double)inflight);
+}
+
+static void run_inflight(r_auth_type_t mode, const char *name, long iters) {
+    host_t h = {.now = 1767225600000ull};
+    rl_auth_t server_auth;
+    r_client_t *c = make_client(&h, mode, &server_auth);
+    r_resource_request_t res = {.window_size_ms = 1000, .rate_limit = 100, .tokens_requested = 1};
+    r_client_derive_bucket_id("checkout", 8, 1000, 100, res.bucket_id);
+    r_latency_guard_t g = {.threshold_ms = 100, .ttl_ms = 10000, .max_samples = 100, .buffer_size = 32,
+                           .min_sample_threshold = 5};
+    r_client_derive_latency_tracker_id("inventory-backend", 17, 10000, 100, 32, 5, g.latency_tracker_id);
+    r_client_req_t **reqs = malloc(MAX_INFLIGHT * sizeof *reqs);
+    if (reqs == NULL) {
+        fprintf(stderr, "bench_client: out of memory\n");
+        exit(1);
+    }
+    /* Grow the in-flight table to its 10,000-request size first, so the
+     * single-request figure is the request's own allocation only. */
+    unsigned long long bytes = 0;
+    submit_batch(c, &h, &res, &g, reqs, MAX_INFLIGHT, 1, &bytes);
+    unsigned long long b0 = g_alloc_bytes;
+    r_client_req_t *one = NULL;
+    r_client_check_rate_limit_async(c, &res, 1, &g, 1, NULL, 0, h_cb, &h, &one);
+    unsigned long long own = g_alloc_bytes - b0;
+    size_t usable = malloc_usable_size(one);
+    r_client_cancel_request(c, one);
+    printf("in-flight memory         %-7s %8llu bytes/request requested, %zu reserved by malloc\n", name, own,
+           usable);
+    r_client_destroy(c);
+    rl_auth_release(&server_auth);
+
+    /* Fresh clients, so the first batch counts the table's growth. */
+    const size_t sizes[2] = {16, MAX_INFLIGHT};
+    double ns[2];
+    for (int k = 0; k < 2; k++) {
+        c = make_client(&h, mode, &server_auth);
+        long rounds = iters / (long)sizes[k] > 0 ? iters / (long)sizes[k] : 1;
+        submit_batch(c, &h, &res, &g, reqs, sizes[k], 1, &bytes); /* first batch: grows the table */
+        unsigned long long steady = 0;
+        ns[k] = submit_batch(c, &h, &res, &g, reqs, sizes[k], rounds, &steady);
+        printf("submit, %5zu in flight  %-7s %8.1f ns/op   heap bytes/request %.1f (first batch, with table)\n",
+               sizes[k], name, ns[k], (double)bytes / (double)sizes[k]);
+        r_client_destroy(c);
+        rl_auth_release(&server_auth);
+    }
+    printf("submit cost growth 16 -> 10,000 in flight %-7s %+.0f %%\n", name, 100.0 * (ns[1] / ns[0] - 1.0));
+    free(reqs);
+}
+
 int main(int argc, char **argv) {
     long iters = argc > 1 ? atol(argv[1]) : 1000000;
     if (iters <= 0) {
@@ -144,6 +221,9 @@ int main(int argc, char **argv) {
     run_mode(R_AUTH_NONE, "none", iters);
     run_mode(R_AUTH_COOKIE, "cookie", iters);
     run_mode(R_AUTH_AES, "aes", iters);
+    run_inflight(R_AUTH_NONE, "none", iters);
+    run_inflight(R_AUTH_COOKIE, "cookie", iters);
+    run_inflight(R_AUTH_AES, "aes", iters);
     printf("targets: submit+cancel <= 500 ns cookie, <= 1500 ns aes; <= 1 heap allocation per request\n");
     return 0;
 }

@@ -14,10 +14,12 @@
  * The model predicts every lookup the core must start (names, order) and the
  * membership it must install: first conforming target per server_id (at most
  * 64, port != 0), each with its first A/AAAA record and the SRV port, ascending
- * server_id; a failed or empty discovery keeps the old one. After each event
- * the installed snapshot, the periodic deadline (min(interval, smallest SRV
- * TTL)) and the forced-refresh throttle (min interval + jitter) are checked
- * through the private membership state. Record strings are freed right after
+ * server_id; a member whose lookup failed keeps its last known address (or is
+ * left out when it has none); a discovery with no fresh address keeps the old
+ * membership. After each event the installed snapshot, the periodic deadline
+ * (min(interval, smallest SRV TTL), or the forced-throttle time after a
+ * partial result) and the forced-refresh throttle (min interval + jitter) are
+ * checked through the private membership state. Record strings are freed right after
  * each answer, so a retained pointer is a use after free. */
 #include <string.h>
 
@@ -80,31 +82,52 @@ static int cmp_member(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-/* Every lookup answered or refused: install (r-client.md 9.4) or keep. */
+/* The model's last known address of server_id, or NULL. */
+static const rl_member_t *current_member(const host_t *h, uint64_t server_id) {
+    for (size_t i = 0; i < h->n_current; i++) {
+        if (h->current[i].server_id == server_id) return &h->current[i];
+    }
+    return NULL;
+}
+
+/* Every lookup answered or refused: install (r-client.md 9.4) or keep. A
+ * member without a fresh address keeps its last known one with the new SRV
+ * port, or is left out; no fresh address at all is a failed refresh; a
+ * partial result is refreshed again at the forced-throttle time
+ * (docs/spec-notes.md, r-client.md 6.1). */
 static void finish(host_t *h) {
     rl_member_t found[64];
-    size_t n = 0;
+    size_t n = 0, fresh = 0, stale = 0;
     for (size_t k = 0; k < h->n_kept; k++) {
+        const rl_member_t *old = current_member(h, h->kept[k].server_id);
         if (h->kept[k].has_addr) {
             found[n].server_id = h->kept[k].server_id;
             found[n++].addr = h->kept[k].addr;
+            fresh++;
+            continue;
+        }
+        stale++;
+        if (old != NULL) {
+            found[n] = *old;
+            found[n++].addr.port = h->kept[k].port;
         }
     }
     h->inflight = false;
     h->srv_query = NULL;
-    if (n == 0) return;
+    if (fresh == 0) return;
     qsort(found, n, sizeof found[0], cmp_member);
     memcpy(h->current, found, sizeof found[0] * n);
     h->n_current = n;
     h->generation++;
     uint64_t interval = h->interval_ms;
     if (h->ttl_cap_ms != 0 && h->ttl_cap_ms < interval) interval = h->ttl_cap_ms;
-    h->next_periodic = h->now + interval;
     const rl_membership_t *m = membership(h);
-    FUZZ_CHECK(m->next_periodic_ms == h->next_periodic);
     FUZZ_CHECK(m->forced_not_before_ms >= h->now + h->forced_min_ms &&
                m->forced_not_before_ms <= h->now + h->forced_min_ms + h->jitter_ms);
     h->forced_not_before = m->forced_not_before_ms;
+    h->next_periodic = h->now + interval;
+    if (stale != 0 && h->forced_not_before < h->next_periodic) h->next_periodic = h->forced_not_before;
+    FUZZ_CHECK(m->next_periodic_ms == h->next_periodic);
 }
 
 /* After each call into the core has returned: a discovery whose lookups are

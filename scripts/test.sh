@@ -3,10 +3,12 @@
 #   1. gcc build with -Wall -Wextra -Werror; every test (ctest); the conformance
 #      gate (vectors, HA decision cases, simulator traces)
 #   2. clang build with -Werror; every test
-#   3. clang ASan+UBSan build; every test, including the fuzz-corpus replay
-#   4. valgrind memcheck over every unit-test executable (gcc build)
-#   5. coverage gate on core/: lines >= 90 %, branches >= 75 % (gcovr)
-#   6. mutation gate: the CI share of mutation/mutants.toml must be killed
+#   3. Release builds (-O3 -DNDEBUG) with gcc and clang, -Werror; every test
+#      (optimisation enables warnings the other builds do not see)
+#   4. clang ASan+UBSan build; every test, including the fuzz-corpus replay
+#   5. valgrind memcheck over every unit-test executable (gcc build)
+#   6. coverage gate on core/: lines >= 90 %, branches >= 75 % (gcovr)
+#   7. mutation gate: the CI share of mutation/mutants.toml must be killed
 #      (scripts/mutation.py; the full list: scripts/mutation.py --all)
 # Stage 1 also checks the spec traceability matrix (scripts/traceability.py).
 # usage: scripts/test.sh [--quick]   (--quick: stage 1 only)
@@ -48,9 +50,14 @@ gcc_stage() {
         build_and_test default && ./build/default/tools/rl-testbed/rl-testbed conformance --quiet
 }
 
+release_stage() {
+    build_and_test release && build_and_test release-clang
+}
+
 stage gcc-werror-tests-conformance gcc_stage
 if [ "$quick" -eq 0 ]; then
     stage clang-werror-tests build_and_test clang
+    stage release-gcc-clang-tests release_stage
     stage asan-ubsan-tests build_and_test asan
     stage valgrind bash scripts/valgrind.sh build/default
     stage coverage-gate bash scripts/coverage.sh --gate --out build/coverage-report

@@ -684,14 +684,32 @@ case("late_timer_replays_at_delivery", "timer",
      [timer(10), timer(27)],
      failed("timeout", 60, init("A", "B", "C") + rep(27, 1, "A", "B", "C"), 1, "final"), timers="manual")
 
-# D, manual. 45: the timer is delivered after the round-0 and round-1 deadlines: round 1 starts
-# (replay at 45 < H) and ends (final). 50: C -> at once (P_final=0); completion A, B.
+# D, manual. 45: the timer is delivered after the round-0 and round-1 deadlines. Rounds already over
+# are skipped (docs/spec-notes.md "Late timers"): round 1 ended at 40, so at 45 the final
+# receive-only interval [40,60) is current, and it "sends no replay" (r-client.md 9.3.3).
+# 50: C -> at once (P_final=0); completion A, B (none of them answered).
 case("late_timer_crosses_two_deadlines", "timer",
-     "a timer late past two deadlines replays once and enters the final interval",
-     [R63, R933 + " rules 7 and 8"],
+     "a timer late past two deadlines skips the round already over and enters the final interval without a replay",
+     [R63, R933 + " rules 7 and 8", R933 + " (the final receive-only interval sends no replay)"],
      [timer(45), resp(50, "C")],
-     allowed("C", 50, init("A", "B", "C") + rep(45, 1, "A", "B", "C") + comp(50, "A", "B"), rnd=1, phase="final"),
+     allowed("C", 50, init("A", "B", "C") + comp(50, "A", "B"), rnd=1, phase="final"),
      timers="manual")
+
+# U=20 N=3 B=[1,1,1,1] P=[1,1,1,1] F=1 Pf=0: rounds [0,20) [20,40) [40,60) [60,80), final
+# [80,100), H=100. Manual timer at 65, after three round deadlines: rounds 1 [20,40) and 2 [40,60)
+# are over and skipped; round 3 is current at 65 and replays once to each missing server (65 <
+# H). One replay per server, not three in one instant: round k's transmission belongs to round k's
+# interval, and B(k) is the gap before the next replay (r-client.md 9.3.1). Each server's first
+# replay is in round 3 ("round" counts a server's replays, README "Expectations"). No response:
+# 80 final (no send), 100 timeout, profile round 3 final.
+N3 = policy(N=3)
+case("late_timer_skips_rounds_already_over", "timer",
+     "a timer late past three round deadlines replays once, in the round current when it is delivered",
+     ["r-client.md 9.3.1 (B(k) is the gap before the next replay; no send at or after the deduplication deadline)",
+      R933 + " rule 7", R933 + " rule 8", R63],
+     [timer(65)],
+     failed("timeout", 100, init("A", "B", "C") + rep(65, 1, "A", "B", "C"), 3, "final", ttl=100),
+     pol=N3, timers="manual")
 
 # D, manual. 65: first timer after H=60: no replay (t >= H), every deadline elapsed -> timeout at 65.
 case("late_timer_after_horizon_sends_nothing", "timer",

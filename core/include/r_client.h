@@ -333,10 +333,14 @@ typedef struct {
  * io must provide udp_send and now_ms; resolver may be NULL only with
  * explicit servers. DNS discovery starts here but never fails creation.
  * Returns RCLIENT_OK with *out_client set, RCLIENT_ERR_CONFIG (NULL argument,
- * invalid credential, key-ID or auth-type assertion mismatch, invalid DNS
- * name (empty, over 253 bytes, a label over 63 bytes, space or control
- * bytes), invalid explicit endpoint (family, port 0, more than 64)) or
- * RCLIENT_ERR_NOMEM. The policy is copied but validated at submit (api.md):
+ * invalid credential, key-ID or auth-type assertion mismatch, malformed DNS
+ * name (empty, an empty label, space, control or non-ASCII bytes), invalid
+ * explicit endpoint (family, port 0, more than 64)) or RCLIENT_ERR_NOMEM.
+ * An over-long DNS name (the SRV query name "_ratelimitly._udp.<name>" over
+ * 253 bytes, i.e. a name over 235 bytes without its trailing dot, or a label
+ * over 63 bytes) does not fail creation (api.md "Errors"): it is logged at
+ * R_LOG_ERROR, nothing is looked up, and every submit and report returns
+ * RCLIENT_ERR_DNS. The policy is copied but validated at submit (api.md):
  * an invalid one makes every non-empty submit return RCLIENT_ERR_CONFIG;
  * check it first with r_client_policy_schedule(policy, quota, NULL, &why). */
 RCLIENT_API int r_client_create(const r_client_config_t *cfg, const r_io_ops_t *io,
@@ -405,9 +409,13 @@ RCLIENT_API int r_client_check_rate_limit_async(r_client_t *client, const r_reso
                                                 size_t metrics_label_len, r_rate_limit_cb cb, void *user_data,
                                                 r_client_req_t **out_req);
 
-/* As above, but resources, guards and metrics_label are borrowed: they must
- * stay valid and unchanged until the callback or cancellation, and replays
- * are re-encoded from them instead of from a stored copy of the datagram. */
+/* As above, with api.md's borrowed contract: resources, guards and
+ * metrics_label must stay valid until the callback or cancellation. This
+ * implementation reads them during the call only: like the copying form it
+ * keeps copies of the resources and guards (responses are checked against
+ * them) and the datagram sealed once at submit, which every replay and
+ * completion-delivery send repeats (r-client.md 9.3.2; one AES nonce, one
+ * plaintext). Changing the buffers' contents afterwards changes neither. */
 RCLIENT_API int r_client_check_rate_limit_async_borrowed(r_client_t *client, const r_resource_request_t *resources,
                                                          size_t resource_count, const r_latency_guard_t *guards,
                                                          size_t guard_count, const char *metrics_label,
@@ -425,9 +433,12 @@ RCLIENT_API int r_client_cancel_request(r_client_t *client, r_client_req_t *req)
  * Timers"). Re-query after every nonterminal datagram or timeout. */
 RCLIENT_API uint64_t r_client_request_deadline_ms(const r_client_t *client, const r_client_req_t *req);
 
-/* Apply every deadline of req that is <= now_ms (selection, replay round,
- * final receive phase, timeout). Before the deadline it is a no-op. Returns
- * RCLIENT_OK (also when it completed and freed req) or RCLIENT_ERR_CONFIG. */
+/* Apply the deadlines of req that are <= now_ms (selection, replay round,
+ * final receive phase, timeout). Before the deadline it is a no-op. A late
+ * call enters the phase current at now_ms: rounds already over are skipped
+ * without sending and only the current round replays, once (r-client.md
+ * 9.3.1, 9.3.3; docs/spec-notes.md "Late timers"). Returns RCLIENT_OK (also
+ * when it completed and freed req) or RCLIENT_ERR_CONFIG. */
 RCLIENT_API int r_client_on_timeout(r_client_t *client, r_client_req_t *req, uint64_t now_ms);
 
 /* Deliver one received datagram. Informational returns (the request stays in
@@ -454,8 +465,9 @@ RCLIENT_API int r_client_report_latency(r_client_t *client, const r_service_late
 RCLIENT_API size_t r_client_server_count(const r_client_t *client);
 
 /* Start a DNS refresh now if none is in flight (subject to the forced-refresh
- * minimum interval and jitter). Returns RCLIENT_OK, or RCLIENT_ERR_CONFIG when
- * the client uses explicit servers or has no resolver. */
+ * minimum interval and jitter). Returns RCLIENT_OK (also when throttled, and
+ * for an over-long tenant name, which is never looked up), or
+ * RCLIENT_ERR_CONFIG when the client uses explicit servers or has no resolver. */
 RCLIENT_API int r_client_refresh_dns(r_client_t *client);
 
 /* True while a steering rebind is pending (r-client.md 6.1 RebindPending). */

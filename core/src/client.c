@@ -210,7 +210,7 @@ int r_client_on_datagram(r_client_t *client, const uint8_t *data, size_t len) {
             client->io.steering_rebind(client->io.ctx, resp.server_id);
         }
     }
-    rl_request_on_response(req, &resp, len, rl_client_now(client));
+    rl_request_on_response(req, &resp, rl_client_now(client));
     return RCLIENT_OK;
 }
 

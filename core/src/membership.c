@@ -21,9 +21,10 @@
 #include "rl_membership.h"
 
 #define SRV_PREFIX "_ratelimitly._udp."
-#define SRV_PREFIX_LEN (sizeof SRV_PREFIX - 1u)
-#define QUERY_NAME_CAP (RL_DNS_NAME_MAX + 32u)
+#define SRV_PREFIX_LEN RL_SRV_PREFIX_LEN
+_Static_assert(sizeof SRV_PREFIX - 1u == RL_SRV_PREFIX_LEN, "RL_SRV_PREFIX_LEN is the prefix's length");
 #define TARGET_MAX (RL_DNS_NAME_MAX + 1u) /* a 253-byte name plus its optional trailing dot */
+#define QUERY_NAME_CAP (TARGET_MAX + 1u)  /* the SRV query name or a target, and its NUL */
 #define LOG_NAME_MAX 80u
 
 enum { QUERY_SRV = 1, QUERY_ADDR = 2 };
@@ -118,29 +119,34 @@ int rl_membership_init_explicit(rl_membership_t *m, const r_server_endpoint_t *s
     return RCLIENT_OK;
 }
 
-/* The tenant name without its optional trailing dot: 1..RL_DNS_NAME_MAX
- * bytes of printable ASCII with no empty label and no label over 63 bytes
- * (RFC 1035 2.3.4). Returns its length or 0. */
-static size_t tenant_name_len(const char *dns_name) {
-    size_t len = bounded_len(dns_name, RL_DNS_NAME_MAX + 2u);
-    if (len > 0 && dns_name[len - 1] == '.') {
-        len--;
+/* Outcome of checking a tenant name for the SRV query name. */
+typedef enum { NAME_OK, NAME_MALFORMED, NAME_OVERLONG } name_check_t;
+
+/* The tenant name without its optional trailing dot must be non-empty
+ * printable ASCII with no empty label (else NAME_MALFORMED); the query name
+ * "_ratelimitly._udp.<name>" must fit a DNS name (RL_DNS_NAME_MAX bytes, RFC
+ * 1035 3.1) and every label 63 bytes (RFC 1035 2.3.4), else NAME_OVERLONG.
+ * *len receives the name's length without the dot. */
+static name_check_t check_tenant_name(const char *dns_name, size_t *len) {
+    size_t n = strlen(dns_name);
+    if (n > 0 && dns_name[n - 1] == '.') {
+        n--;
     }
-    if (len == 0 || len > RL_DNS_NAME_MAX || dns_name[0] == '.' || dns_name[len - 1] == '.') {
-        return 0;
+    *len = n;
+    if (n == 0 || dns_name[0] == '.' || dns_name[n - 1] == '.') {
+        return NAME_MALFORMED;
     }
     size_t label = 0;
-    for (size_t i = 0; i < len; i++) {
+    size_t longest = 0;
+    for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)dns_name[i];
         if (c <= 0x20 || c >= 0x7F || (c == '.' && dns_name[i + 1] == '.')) {
-            return 0;
+            return NAME_MALFORMED;
         }
         label = c == '.' ? 0 : label + 1;
-        if (label > 63) {
-            return 0;
-        }
+        longest = label > longest ? label : longest;
     }
-    return len;
+    return (longest > 63 || n > RL_TENANT_NAME_MAX) ? NAME_OVERLONG : NAME_OK;
 }
 
 int rl_membership_init_dns(rl_membership_t *m, const char *dns_name, const r_resolver_ops_t *resolver,
@@ -151,14 +157,27 @@ int rl_membership_init_dns(rl_membership_t *m, const char *dns_name, const r_res
         resolver->resolve_addr == NULL || now_ms == NULL) {
         return RCLIENT_ERR_CONFIG;
     }
-    size_t len = tenant_name_len(dns_name);
-    if (len == 0) {
+    size_t len = 0;
+    name_check_t name = check_tenant_name(dns_name, &len);
+    if (name == NAME_MALFORMED) {
         return RCLIENT_ERR_CONFIG;
     }
     memset(m, 0, sizeof *m);
-    memcpy(m->srv_name, SRV_PREFIX, SRV_PREFIX_LEN);
-    memcpy(m->srv_name + SRV_PREFIX_LEN, dns_name, len);
-    m->srv_name[SRV_PREFIX_LEN + len] = '\0';
+    m->log = log;
+    m->log_ctx = log_ctx;
+    if (name == NAME_OVERLONG) {
+        /* api.md: an over-long tenant DNS name is RCLIENT_ERR_DNS at submit
+         * and report, never a creation failure: nothing is ever looked up. */
+        m->unresolvable = true;
+        mlog(m, R_LOG_ERROR,
+             "membership: tenant DNS name of %zu bytes cannot be looked up (" SRV_PREFIX
+             "<name> over %u bytes or a label over 63); every submit and report returns RCLIENT_ERR_DNS",
+             len, RL_DNS_NAME_MAX);
+    } else {
+        memcpy(m->srv_name, SRV_PREFIX, SRV_PREFIX_LEN);
+        memcpy(m->srv_name + SRV_PREFIX_LEN, dns_name, len);
+        m->srv_name[SRV_PREFIX_LEN + len] = '\0';
+    }
     m->resolver = *resolver;
     /* r-client.md 9.4: zero selects each default. */
     m->refresh_interval_ms = RL_DEFAULT_REFRESH_MS;
@@ -178,8 +197,6 @@ int rl_membership_init_dns(rl_membership_t *m, const char *dns_name, const r_res
     }
     m->now_ms = now_ms;
     m->clock_ctx = clock_ctx;
-    m->log = log;
-    m->log_ctx = log_ctx;
     return RCLIENT_OK;
 }
 
@@ -199,19 +216,54 @@ static uint64_t draw_jitter(rl_membership_t *m) {
     return rl_load_u64(b) % ((uint64_t)m->forced_jitter_ms + 1u);
 }
 
-/* Install a non-empty result and arm both throttles. A failed refresh keeps
- * the last good snapshot and arms nothing (api.md "DNS Refresh"). */
-static void install_result(rl_membership_t *m, const rl_discovery_t *d) {
-    rl_member_t found[RL_MAX_MEMBERS];
+/* The members of a finished discovery (r-client.md 6.1: a failed discovery
+ * should not destroy a currently usable endpoint). A member whose address
+ * lookup failed keeps its address from the current snapshot (same server_id,
+ * with the port of this SRV answer, r-client.md 9.1); one without a previous
+ * address is left out. Returns the member count; *fresh counts the members
+ * whose lookup answered and *stale those that lack a fresh address. */
+static size_t collect_members(const rl_membership_t *m, const rl_discovery_t *d, rl_member_t found[RL_MAX_MEMBERS],
+                              size_t *fresh, size_t *stale) {
     size_t n = 0;
+    *fresh = 0;
+    *stale = 0;
     for (size_t i = 0; i < d->n_addr; i++) {
-        if (d->addr[i].has_addr) {
-            found[n].server_id = d->addr[i].server_id;
-            found[n].addr = d->addr[i].addr;
+        const r_dns_query_t *q = &d->addr[i];
+        if (q->has_addr) {
+            found[n].server_id = q->server_id;
+            found[n].addr = q->addr;
             n++;
+            (*fresh)++;
+            continue;
+        }
+        (*stale)++;
+        long rank = rl_snapshot_rank(m->current, q->server_id);
+        if (rank >= 0) {
+            found[n] = m->current->members[rank];
+            found[n].addr.port = q->port;
+            n++;
+            mlog(m, R_LOG_WARN, "membership: server_id %llu keeps its last known address until a lookup answers",
+                 (unsigned long long)q->server_id);
+        } else {
+            mlog(m, R_LOG_WARN, "membership: server_id %llu has no address yet; left out until a lookup answers",
+                 (unsigned long long)q->server_id);
         }
     }
-    if (n == 0) {
+    return n;
+}
+
+/* Install the result and arm both throttles. A refresh in which no address
+ * lookup answered is a failed refresh: it keeps the last good snapshot and
+ * arms nothing (api.md "DNS Refresh"). A partial one (some member without a
+ * fresh address) is installed and its periodic refresh is due as soon as the
+ * forced-refresh throttle allows, so the missing addresses are retried soon
+ * rather than after a whole refresh interval (docs/spec-notes.md). */
+static void install_result(rl_membership_t *m, const rl_discovery_t *d) {
+    rl_member_t found[RL_MAX_MEMBERS];
+    size_t fresh = 0;
+    size_t stale = 0;
+    size_t n = collect_members(m, d, found, &fresh, &stale);
+    if (fresh == 0) {
         mlog(m, R_LOG_WARN, "membership: DNS discovery of %s found no usable server; keeping the current membership",
              m->srv_name);
         return;
@@ -231,6 +283,9 @@ static void install_result(rl_membership_t *m, const rl_discovery_t *d) {
     m->generation++;
     m->next_periodic_ms = add_sat(now, interval);
     m->forced_not_before_ms = add_sat(now, add_sat(m->forced_min_interval_ms, draw_jitter(m)));
+    if (stale != 0 && m->forced_not_before_ms < m->next_periodic_ms) {
+        m->next_periodic_ms = m->forced_not_before_ms;
+    }
     mlog(m, R_LOG_INFO, "membership: installed %zu servers (generation %u)", s->count, (unsigned)m->generation);
 }
 
@@ -270,6 +325,9 @@ static void query_refused(r_dns_query_t *q) {
 }
 
 static void discovery_begin(rl_membership_t *m) {
+    if (m->unresolvable) {
+        return; /* no query name: the client stays without servers */
+    }
     rl_discovery_t *d = calloc(1, sizeof *d);
     if (d == NULL) {
         mlog(m, R_LOG_ERROR, "membership: out of memory starting DNS discovery");

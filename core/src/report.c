@@ -1,8 +1,10 @@
 /* report.c - fire-and-forget latency reports (api.md "Reporting measured
  * work"; r-client.md 6.2.2, 7.2): over-quota reports are filtered, the rest go
  * in one datagram under a fresh unique_id to every known server. No heap
- * allocation: the datagram is built on the stack. */
+ * allocation: the datagram is built on the stack and cleansed before return. */
 #include <string.h>
+
+#include <openssl/crypto.h>
 
 #include "rl_client.h"
 
@@ -43,16 +45,16 @@ int r_client_report_latency(r_client_t *client, const r_service_latency_report_t
     uint8_t buf[RL_MAX_DATAGRAM];
     size_t len = 0;
     int rc = rl_encode_latency_report(buf, sizeof buf, client->key.type, &hdr, kept, n_kept, &len);
-    if (rc != RCLIENT_OK) {
-        return rc;
+    if (rc == RCLIENT_OK && rl_auth_seal(&client->auth, buf, len, nonce) != RCLIENT_OK) {
+        rc = RCLIENT_ERR_AUTH;
     }
-    if (rl_auth_seal(&client->auth, buf, len, nonce) != RCLIENT_OK) {
-        return RCLIENT_ERR_AUTH;
-    }
-    for (size_t i = 0; i < snap->count; i++) {
+    for (size_t i = 0; rc == RCLIENT_OK && i < snap->count; i++) {
         if (client->io.udp_send(client->io.ctx, &snap->members[i].addr, buf, len) != 0) {
-            return RCLIENT_ERR_IO; /* api.md: the loop stops at the first failing send */
+            rc = RCLIENT_ERR_IO; /* api.md: the loop stops at the first failing send */
         }
     }
-    return RCLIENT_OK;
+    /* A cookie datagram carries the cookie: it must not outlive the call in
+     * this stack frame. len is 0 when nothing was encoded. */
+    OPENSSL_cleanse(buf, len);
+    return rc;
 }

@@ -1,6 +1,7 @@
 /* request.c - resource-request submission (api.md "Resource Requests";
- * r-client.md 6.2.1 Created -> Prepared -> TransmissionRound). Validation
- * happens before DNS or any send; one heap allocation per non-empty request. */
+ * r-client.md 6.2.1 Created -> Prepared -> TransmissionRound, 9.3.2). Validation
+ * happens before DNS or any send; one heap allocation per non-empty request,
+ * sized to it, holding the logical request sealed once. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,18 +14,6 @@ static const uint8_t *req_key(const void *entry) {
 rl_reqtable_key_fn rl_request_key_fn(void);
 rl_reqtable_key_fn rl_request_key_fn(void) {
     return req_key;
-}
-
-int rl_request_encode(const r_client_req_t *req, uint8_t *buf, size_t cap, size_t *out_len) {
-    r_client_t *c = req->client;
-    rl_tenant_header_t hdr = {.key_id = c->key.key_id, .time_stamp_ms = req->t0, .steering_feedback = 1};
-    memcpy(hdr.unique_id, req->unique_id, 16);
-    int rc = rl_encode_rate_request(buf, cap, c->key.type, &hdr, c->schedule.ttl_ms, req->guards, req->guard_count,
-                                    req->resources, req->resource_count, req->label, req->label_len, out_len);
-    if (rc != RCLIENT_OK) {
-        return rc;
-    }
-    return rl_auth_seal(&c->auth, buf, *out_len, req->nonce) == RCLIENT_OK ? RCLIENT_OK : RCLIENT_ERR_AUTH;
 }
 
 /* The empty request: the atomic decision is vacuously true, completed inside
@@ -50,32 +39,46 @@ static size_t label_length(const char *label, size_t len) {
     return len != 0 ? len : strlen(label);
 }
 
-#define ALIGN16(n) (((n) + 15u) & ~(size_t)15u)
+#define ALIGN8(n) (((n) + 7u) & ~(size_t)7u)
 
-/* One allocation per request (api.md target):
- * struct | responded[n] | cand_buf[1200] | copying API only: dgram[len] |
- * resources[] | guards[] (kept to check responses against the request). */
-static r_client_req_t *alloc_request(size_t n_servers, bool copy, size_t dgram_len, size_t n_res, size_t n_guards) {
-    size_t head = ALIGN16(sizeof(r_client_req_t));
-    size_t flags = ALIGN16(n_servers);
-    size_t dgram = copy ? ALIGN16(dgram_len) : 0;
-    size_t res = copy ? ALIGN16(n_res * sizeof(r_resource_request_t)) : 0;
-    size_t grd = copy ? n_guards * sizeof(r_latency_guard_t) : 0;
-    /* malloc, not calloc: the candidate and datagram buffers are written before
-     * they are read, so only the struct and the flags are zeroed. */
-    uint8_t *mem = malloc(head + flags + RL_MAX_DATAGRAM + dgram + res + grd);
+/* One allocation per request (api.md target), sized to it (rl_client.h):
+ * struct | resources[] | guards[] | dgram[dgram_len] | cand_blocks[] |
+ * responded[n]. A response answers with the request's blocks (its
+ * optional TLVs may differ, wire_protocol.md "Response TLV Parameters"), so
+ * a retained candidate needs only block-sized storage. Every count is
+ * bounded by the 1200-byte datagram, so the sum cannot overflow. */
+static r_client_req_t *alloc_request(size_t n_servers, size_t dgram_len, const r_resource_request_t *resources,
+                                     size_t n_res, const r_latency_guard_t *guards, size_t n_guards) {
+    size_t head = ALIGN8(sizeof(r_client_req_t));
+    size_t res = n_res * sizeof(r_resource_request_t);
+    size_t grd = n_guards * sizeof(r_latency_guard_t);
+    size_t blocks = n_guards * RL_GUARD_BLOCK_SIZE + n_res * RL_RESOURCE_BLOCK_SIZE;
+    size_t total = head + res + grd + dgram_len + blocks + n_servers;
+    /* malloc, not calloc: the datagram and candidate blocks are written
+     * before they are read, so only the struct and the flags are zeroed. */
+    uint8_t *mem = malloc(total);
     if (mem == NULL) {
         return NULL;
     }
-    memset(mem, 0, head + flags);
+    memset(mem, 0, head);
     r_client_req_t *req = (r_client_req_t *)mem;
-    req->responded = mem + head;
-    req->cand_buf = mem + head + flags;
-    if (copy) {
-        req->dgram = req->cand_buf + RL_MAX_DATAGRAM;
-        req->res_copy = (r_resource_request_t *)(void *)(req->dgram + dgram);
-        req->guard_copy = (r_latency_guard_t *)(void *)(req->dgram + dgram + res);
+    /* The caller's inputs, kept: the datagram is encoded from these copies
+     * and responses are checked against them. */
+    if (res > 0) {
+        memcpy(mem + head, resources, res);
     }
+    if (grd > 0) {
+        memcpy(mem + head + res, guards, grd);
+    }
+    req->resources = (const r_resource_request_t *)(void *)(mem + head);
+    req->resource_count = n_res;
+    req->guards = (const r_latency_guard_t *)(void *)(mem + head + res);
+    req->guard_count = n_guards;
+    req->dgram = mem + head + res + grd;
+    req->dgram_len = dgram_len;
+    req->cand_blocks = req->dgram + dgram_len;
+    req->responded = req->cand_blocks + blocks;
+    memset(req->responded, 0, n_servers);
     return req;
 }
 
@@ -90,9 +93,35 @@ static int draw_identity(r_client_t *c, uint8_t unique_id[16], uint8_t nonce[RL_
     return RCLIENT_OK;
 }
 
+/* Encode and seal the datagram from the request's copies of the inputs into
+ * req->dgram (sized at allocation): what is sent and what responses are
+ * checked against are the same values, whatever the caller later does to its
+ * buffers. The label is needed only for the datagram. */
+static int seal_request(r_client_t *c, r_client_req_t *req, const uint8_t *label, size_t label_len) {
+    uint8_t nonce[RL_AES_NONCE_LEN] = {0};
+    if (draw_identity(c, req->unique_id, nonce) != RCLIENT_OK) {
+        return RCLIENT_ERR_AUTH;
+    }
+    rl_tenant_header_t hdr = {.key_id = c->key.key_id, .time_stamp_ms = req->t0, .steering_feedback = 1};
+    memcpy(hdr.unique_id, req->unique_id, 16);
+    size_t len = 0;
+    int rc = rl_encode_rate_request(req->dgram, req->dgram_len, c->key.type, &hdr, c->schedule.ttl_ms, req->guards,
+                                    req->guard_count, req->resources, req->resource_count, label, label_len, &len);
+    if (rc != RCLIENT_OK) {
+        return rc;
+    }
+    /* Sealed once: every transmission repeats these bytes, so one nonce seals
+     * one plaintext (wire_protocol.md "AES-256-GCM Normative Framing"). */
+    return rl_auth_seal(&c->auth, req->dgram, len, nonce) == RCLIENT_OK ? RCLIENT_OK : RCLIENT_ERR_AUTH;
+}
+
+/* Both APIs (copying and borrowed) store the logical request: api.md lets a
+ * borrowed caller change its buffers' contents while they stay valid, and a
+ * replay re-encoded from changed buffers would be a different request under
+ * the same unique_id (r-client.md 9.3.2), sealed under the submit nonce. */
 static int submit(r_client_t *c, const r_resource_request_t *resources, size_t resource_count,
                   const r_latency_guard_t *guards, size_t guard_count, const char *metrics_label,
-                  size_t metrics_label_len, r_rate_limit_cb cb, void *user, r_client_req_t **out_req, bool borrowed) {
+                  size_t metrics_label_len, r_rate_limit_cb cb, void *user, r_client_req_t **out_req) {
     if (c == NULL || cb == NULL || out_req == NULL || (resource_count > 0 && resources == NULL) ||
         (guard_count > 0 && guards == NULL)) {
         return RCLIENT_ERR_CONFIG;
@@ -120,7 +149,7 @@ static int submit(r_client_t *c, const r_resource_request_t *resources, size_t r
     if (snap == NULL) {
         return RCLIENT_ERR_DNS;
     }
-    r_client_req_t *req = alloc_request(snap->count, !borrowed, size, resource_count, guard_count);
+    r_client_req_t *req = alloc_request(snap->count, size, resources, resource_count, guards, guard_count);
     if (req == NULL) {
         return RCLIENT_ERR_NOMEM;
     }
@@ -131,21 +160,9 @@ static int submit(r_client_t *c, const r_resource_request_t *resources, size_t r
     req->n_missing = snap->count;
     req->cb = cb;
     req->user = user;
-    req->borrowed = borrowed;
-    req->resources = resources;
-    req->resource_count = resource_count;
-    req->guards = guards;
-    req->guard_count = guard_count;
-    req->label = (const uint8_t *)metrics_label;
-    req->label_len = label_len;
     req->t0 = rl_client_now(c);
     req->dedup_deadline = req->t0 + c->schedule.ttl_ms;
-    int rc = draw_identity(c, req->unique_id, req->nonce);
-    uint8_t *out = borrowed ? c->scratch : req->dgram;
-    size_t len = 0;
-    if (rc == RCLIENT_OK) {
-        rc = rl_request_encode(req, out, borrowed ? sizeof c->scratch : size, &len);
-    }
+    int rc = seal_request(c, req, (const uint8_t *)metrics_label, label_len);
     if (rc == RCLIENT_OK && rl_reqtable_put(&c->inflight, req) != 0) {
         rc = RCLIENT_ERR_NOMEM;
     }
@@ -153,22 +170,8 @@ static int submit(r_client_t *c, const r_resource_request_t *resources, size_t r
         rl_request_free(req);
         return rc;
     }
-    req->dgram_len = len;
-    /* Copying API: nothing borrowed survives the call; the inputs are kept
-     * in the request's own allocation to check responses against. */
-    if (!borrowed) {
-        if (resource_count > 0) {
-            memcpy(req->res_copy, resources, resource_count * sizeof *resources);
-        }
-        if (guard_count > 0) {
-            memcpy(req->guard_copy, guards, guard_count * sizeof *guards);
-        }
-        req->resources = req->res_copy;
-        req->guards = req->guard_copy;
-        req->label = NULL;
-    }
     for (size_t i = 0; i < snap->count; i++) {
-        if (c->io.udp_send(c->io.ctx, &snap->members[i].addr, out, len) != 0) {
+        if (c->io.udp_send(c->io.ctx, &snap->members[i].addr, req->dgram, req->dgram_len) != 0) {
             rl_reqtable_remove(&c->inflight, req);
             rl_request_free(req);
             return RCLIENT_ERR_IO;
@@ -184,7 +187,7 @@ int r_client_check_rate_limit_async(r_client_t *client, const r_resource_request
                                     size_t metrics_label_len, r_rate_limit_cb cb, void *user_data,
                                     r_client_req_t **out_req) {
     return submit(client, resources, resource_count, guards, guard_count, metrics_label, metrics_label_len, cb,
-                  user_data, out_req, false);
+                  user_data, out_req);
 }
 
 int r_client_check_rate_limit_async_borrowed(r_client_t *client, const r_resource_request_t *resources,
@@ -192,7 +195,7 @@ int r_client_check_rate_limit_async_borrowed(r_client_t *client, const r_resourc
                                              size_t guard_count, const char *metrics_label, size_t metrics_label_len,
                                              r_rate_limit_cb cb, void *user_data, r_client_req_t **out_req) {
     return submit(client, resources, resource_count, guards, guard_count, metrics_label, metrics_label_len, cb,
-                  user_data, out_req, true);
+                  user_data, out_req);
 }
 
 int r_client_cancel_request(r_client_t *client, r_client_req_t *req) {

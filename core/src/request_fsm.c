@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
+
 #include "rl_client.h"
 
 /* Start of transmission round k (k <= N) or, for k == N + 1, of the final phase. */
@@ -43,27 +45,20 @@ uint64_t rl_request_deadline(const r_client_req_t *req) {
     return req->candidate >= 0 ? req->pref_deadline : req->end_deadline;
 }
 
-/* Send the logical request to every server still missing a valid response.
+/* Send the logical request (the datagram sealed at submit, r-client.md
+ * 9.3.2) to every server still missing a valid response.
  * A replay stops at the first failure and returns it (the request then fails
  * with it, api.md "Error Codes"); completion delivery (keep_going) is
  * fire-and-forget to every missing server (r-client.md 9.3.4), so a failure
  * towards one server does not skip the others. */
 static int send_to_missing(r_client_req_t *req, bool keep_going) {
     r_client_t *c = req->client;
-    const uint8_t *data = req->dgram;
-    size_t len = req->dgram_len;
-    if (req->borrowed) {
-        int rc = rl_request_encode(req, c->scratch, sizeof c->scratch, &len);
-        if (rc != RCLIENT_OK) {
-            return rc;
-        }
-        data = c->scratch;
-    }
     for (size_t i = 0; i < req->snapshot->count; i++) {
         if (req->responded[i]) {
             continue;
         }
-        if (c->io.udp_send(c->io.ctx, &req->snapshot->members[i].addr, data, len) != 0 && !keep_going) {
+        if (c->io.udp_send(c->io.ctx, &req->snapshot->members[i].addr, req->dgram, req->dgram_len) != 0 &&
+            !keep_going) {
             return RCLIENT_ERR_IO;
         }
     }
@@ -72,6 +67,9 @@ static int send_to_missing(r_client_req_t *req, bool keep_going) {
 
 void rl_request_free(r_client_req_t *req) {
     rl_snapshot_unref(req->snapshot);
+    /* The datagram is the part that carries a secret (the cookie in its auth
+     * TLV); the inputs and candidate blocks hold none. */
+    OPENSSL_cleanse(req->dgram, req->dgram_len);
     free(req);
 }
 
@@ -168,8 +166,7 @@ static void complete(r_client_req_t *req, int status, const rl_rate_response_t *
         result.server_id = resp->server_id;
         result.steering_feedback = resp->keep_port;
     }
-    /* Only after the result is copied out: a borrowed request re-encodes into
-     * the client scratch buffer, which resp's views may point into. */
+    /* After the result is copied out; the sends repeat the stored datagram. */
     if (resp != NULL && c->policy.completion_delivery && req->n_missing > 0 && now_ms < req->dedup_deadline) {
         (void)send_to_missing(req, true); /* fire-and-forget: failures do not change the result */
     }
@@ -189,18 +186,22 @@ static void complete(r_client_req_t *req, int status, const rl_rate_response_t *
     rl_request_free(req);
 }
 
-/* Keep a copy of a candidate that is not selected at once: the parsed views
- * point into the client's scratch buffer, which the next datagram reuses. */
-static void retain_candidate(r_client_req_t *req, const rl_rate_response_t *resp, const uint8_t *base,
-                             size_t len) {
-    memcpy(req->cand_buf, base, len);
+/* Keep a candidate that is not selected at once: the parsed views point into
+ * the client's scratch buffer, which the next datagram reuses. Only its
+ * blocks are copied (its trailing TLVs are not needed for the result);
+ * rl_request_match made its counts the request's, which sized cand_blocks. */
+static void retain_candidate(r_client_req_t *req, const rl_rate_response_t *resp) {
+    size_t guards = (size_t)resp->guard_count * RL_GUARD_BLOCK_SIZE;
+    size_t resources = (size_t)resp->resource_count * RL_RESOURCE_BLOCK_SIZE;
+    memcpy(req->cand_blocks, resp->guards, guards);
+    memcpy(req->cand_blocks + guards, resp->resources, resources);
     req->cand_resp = *resp;
-    req->cand_resp.unique_id = req->cand_buf + (resp->unique_id - base);
-    req->cand_resp.guards = req->cand_buf + (resp->guards - base);
-    req->cand_resp.resources = req->cand_buf + (resp->resources - base);
+    req->cand_resp.unique_id = req->unique_id; /* equal: correlated on arrival */
+    req->cand_resp.guards = req->cand_blocks;
+    req->cand_resp.resources = req->cand_blocks + guards;
 }
 
-void rl_request_on_response(r_client_req_t *req, const rl_rate_response_t *resp, size_t len, uint64_t now_ms) {
+void rl_request_on_response(r_client_req_t *req, const rl_rate_response_t *resp, uint64_t now_ms) {
     size_t rank = resp->server_index;
     if (req->responded[rank]) {
         /* Duplicate: no new responder, but the preference deadline may now allow the candidate. */
@@ -218,36 +219,49 @@ void rl_request_on_response(r_client_req_t *req, const rl_rate_response_t *resp,
     }
     if (better) {
         req->candidate = (long)rank;
-        retain_candidate(req, resp, req->client->scratch, len);
+        retain_candidate(req, resp);
     }
     if (now_ms >= req->pref_deadline) {
         complete(req, RCLIENT_OK, &req->cand_resp, now_ms);
     }
 }
 
+/* A deadline. With a candidate it is the preference deadline: select it.
+ * Otherwise the current phase is over and the phase current at now_ms is
+ * entered directly (docs/spec-notes.md "Late timers"): transmission rounds
+ * already over at now_ms are skipped without sending, only the round current
+ * at now_ms replays, once, and never at or after the dedup deadline
+ * (r-client.md 9.3.1, 9.3.3 rules 7 and 8). A timer on time is the case
+ * where the next round is current. */
 void rl_request_on_timeout(r_client_req_t *req, uint64_t now_ms) {
     const r_policy_schedule_t *s = &req->client->schedule;
-    while (now_ms >= rl_request_deadline(req)) {
-        if (req->candidate >= 0) {
-            complete(req, RCLIENT_OK, &req->cand_resp, now_ms); /* preference deadline with a candidate */
-            return;
-        }
-        if (req->phase == R_PHASE_ROUND && req->round + 1 < s->rounds) {
-            enter_round(req, req->round + 1);
-            if (now_ms < req->dedup_deadline) {
-                int rc = send_to_missing(req, false);
-                if (rc != RCLIENT_OK) {
-                    complete(req, rc, NULL, now_ms);
-                    return;
-                }
-            }
-            continue;
-        }
-        if (req->phase == R_PHASE_ROUND && s->final_receive_ms > 0) {
-            enter_final(req);
-            continue;
-        }
-        complete(req, RCLIENT_ERR_TIMEOUT, NULL, now_ms);
+    if (now_ms < rl_request_deadline(req)) {
         return;
     }
+    if (req->candidate >= 0) {
+        complete(req, RCLIENT_OK, &req->cand_resp, now_ms);
+        return;
+    }
+    if (req->phase == R_PHASE_ROUND) {
+        uint32_t k = req->round + 1;
+        while (k < s->rounds && now_ms >= phase_start(req, k + 1)) {
+            k++; /* round k ended at or before now_ms: skipped, nothing sent */
+        }
+        if (k < s->rounds) {
+            enter_round(req, k);
+            int rc = now_ms < req->dedup_deadline ? send_to_missing(req, false) : RCLIENT_OK;
+            if (rc != RCLIENT_OK) {
+                complete(req, rc, NULL, now_ms);
+            }
+            return;
+        }
+        req->round = s->rounds - 1; /* every round is over: the last one was N */
+        if (s->final_receive_ms > 0) {
+            enter_final(req);
+            if (now_ms < req->end_deadline) {
+                return;
+            }
+        }
+    }
+    complete(req, RCLIENT_ERR_TIMEOUT, NULL, now_ms);
 }

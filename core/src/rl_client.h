@@ -31,14 +31,15 @@ struct r_client {
     rl_reqtable_t inflight;         /* unique_id -> r_client_req_t */
     bool warned_untrusted;          /* logged once: a response from outside the membership */
     bool rebind_pending;            /* r-client.md 6.1 RebindPending */
-    uint8_t scratch[RL_MAX_DATAGRAM];
+    uint8_t scratch[RL_MAX_DATAGRAM]; /* received datagram being validated; cleansed on destroy */
 };
 
+/* One heap allocation per request, sized to it (request.c alloc_request):
+ * struct | resources[] | guards[] | dgram[dgram_len] | cand_blocks[] | responded[n]. */
 struct r_client_req {
     r_client_t *client;
     rl_snapshot_t *snapshot;        /* immutable membership of this request (ref held) */
     uint8_t unique_id[16];
-    uint8_t nonce[RL_AES_NONCE_LEN];
     uint64_t t0;                    /* time_stamp_ms of the request: start of round 0 */
     uint64_t dedup_deadline;        /* t0 + ttl_ms: no send at or after it */
     uint32_t round;                 /* current transmission round k */
@@ -46,25 +47,22 @@ struct r_client_req {
     uint64_t pref_deadline;         /* preference deadline of the current phase */
     uint64_t end_deadline;          /* replay deadline of round k, or end of final phase */
     long candidate;                 /* rank of the candidate's server, -1 = none */
-    rl_rate_response_t cand_resp;   /* views into cand_buf */
+    rl_rate_response_t cand_resp;   /* the candidate; its block views point into cand_blocks */
     size_t n_missing;               /* servers without a valid response */
     uint8_t *responded;             /* snapshot->count flags */
     r_rate_limit_cb cb;
     void *user;
-    /* The logical request: a stored datagram (copying API) or borrowed
-     * inputs re-encoded identically for each replay (borrowed API). */
-    bool borrowed;
+    /* The logical request (r-client.md 9.3.2), fixed at submit for both APIs:
+     * the submitted resources and guards (copies: responses are checked
+     * against these) and the datagram sealed from exactly them, which every
+     * transmission repeats byte for byte (one AES nonce, one plaintext). */
     const r_resource_request_t *resources;
     size_t resource_count;
     const r_latency_guard_t *guards;
     size_t guard_count;
-    const uint8_t *label;
-    size_t label_len;
-    uint8_t *dgram;                 /* copying API only */
+    uint8_t *dgram;                 /* carries the cookie: cleansed before free */
     size_t dgram_len;
-    uint8_t *cand_buf;              /* RL_MAX_DATAGRAM bytes for a retained candidate */
-    r_resource_request_t *res_copy; /* copying API: the caller's inputs, kept to check responses */
-    r_latency_guard_t *guard_copy;
+    uint8_t *cand_blocks;           /* guard_count * 40 + resource_count * 28 bytes */
     bool completing;                /* terminal: its callback is running (cancel/timeout are no-ops) */
     void (*on_abandon)(void *user); /* called instead of the callback when the client is destroyed */
 };
@@ -80,14 +78,13 @@ int rl_client_fresh_unique_id(r_client_t *c, uint8_t unique_id[16]);
 /* Fill a tenant header for a new client PDU (fresh unique_id). Returns
  * RCLIENT_OK or RCLIENT_ERR_AUTH (rl_client_fresh_unique_id failed). */
 int rl_client_new_header(r_client_t *c, rl_tenant_header_t *hdr, uint64_t now_ms);
-/* Encode (rate request) + seal with the request's nonce into buf. */
-int rl_request_encode(const r_client_req_t *req, uint8_t *buf, size_t cap, size_t *out_len);
 
 /* Request state machine (request_fsm.c). */
 /* Arm round 0 (after the initial fan-out). */
 void rl_request_start(r_client_req_t *req);
-/* A validated response (views into the client's scratch, len bytes). */
-void rl_request_on_response(r_client_req_t *req, const rl_rate_response_t *resp, size_t len, uint64_t now_ms);
+/* A validated, matched response (views into the client's scratch buffer,
+ * which the next datagram reuses: a retained candidate is copied out). */
+void rl_request_on_response(r_client_req_t *req, const rl_rate_response_t *resp, uint64_t now_ms);
 void rl_request_on_timeout(r_client_req_t *req, uint64_t now_ms);
 uint64_t rl_request_deadline(const r_client_req_t *req);
 /* Response-semantic check (r-client.md 6.2.1, wire_protocol.md "rate_response
@@ -99,6 +96,8 @@ int rl_request_match(const r_client_req_t *req, rl_rate_response_t *resp);
 /* Workflow hook (r_client_workflow.h): told when the client is destroyed
  * with this request in flight. */
 void rl_request_set_abandon(r_client_req_t *req, void (*on_abandon)(void *user));
+/* Release the snapshot reference and the request's memory, the stored
+ * datagram cleansed first: it carries the cookie (wire_protocol.md "Auth Header"). */
 void rl_request_free(r_client_req_t *req);
 
 #endif /* RL_CLIENT_H */

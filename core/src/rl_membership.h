@@ -15,7 +15,9 @@
 #include "r_client.h"
 #include "rl_rng.h"
 
-#define RL_DNS_NAME_MAX 253u       /* tenant DNS name, without the SRV prefix */
+#define RL_DNS_NAME_MAX 253u       /* a DNS name in text form, without its trailing dot (RFC 1035 3.1) */
+#define RL_SRV_PREFIX_LEN 18u      /* strlen("_ratelimitly._udp.") */
+#define RL_TENANT_NAME_MAX (RL_DNS_NAME_MAX - RL_SRV_PREFIX_LEN) /* 235: the SRV query name fits */
 #define RL_MAX_MEMBERS 64u         /* members kept from one discovery; extra conforming targets are dropped */
 #define RL_DEFAULT_REFRESH_MS 300000u
 #define RL_DEFAULT_FORCED_MIN_MS 1000u
@@ -45,7 +47,8 @@ typedef struct rl_discovery rl_discovery_t; /* one in-flight SRV + A/AAAA round 
 typedef struct {
     /* configuration */
     bool explicit_servers;
-    char srv_name[RL_DNS_NAME_MAX + 32];      /* "_ratelimitly._udp.<dns_name>" */
+    bool unresolvable;                        /* over-long tenant name: no discovery, ever */
+    char srv_name[RL_DNS_NAME_MAX + 1];       /* "_ratelimitly._udp.<dns_name>"; "" when unresolvable */
     r_resolver_ops_t resolver;
     uint32_t refresh_interval_ms;             /* defaults applied */
     uint32_t forced_min_interval_ms;
@@ -74,8 +77,12 @@ int rl_membership_init_explicit(rl_membership_t *m, const r_server_endpoint_t *s
  * be NULL (RAND_bytes). now_ms/clock_ctx give the client's clock; log/log_ctx
  * may be NULL. Does not start discovery; m is untouched on failure.
  * Returns RCLIENT_OK or RCLIENT_ERR_CONFIG (NULL m, name, resolver hooks or
- * now_ms; empty or over-long name; a control/space/non-ASCII byte or an
- * empty label in the name). */
+ * now_ms; an empty name; a control/space/non-ASCII byte or an empty label in
+ * the name). An over-long name (the query name "_ratelimitly._udp.<name>" over
+ * RL_DNS_NAME_MAX bytes, i.e. a name over RL_TENANT_NAME_MAX bytes, or a label
+ * over 63 bytes) is accepted as unresolvable (api.md "Errors": RCLIENT_ERR_DNS
+ * at submit and report): logged at R_LOG_ERROR, no lookup is ever started,
+ * and acquire always returns NULL. */
 int rl_membership_init_dns(rl_membership_t *m, const char *dns_name, const r_resolver_ops_t *resolver,
                            const r_dns_refresh_config_t *refresh, const rl_rng_t *rng,
                            uint64_t (*now_ms)(void *ctx), void *clock_ctx,
@@ -96,12 +103,17 @@ void rl_membership_release(rl_membership_t *m);
  * Discovery (r-client.md 3.1): one SRV lookup of srv_name, then one A/AAAA
  * lookup per conforming target (first label s-<server_id>, port != 0; first
  * record per server_id kept, at most RL_MAX_MEMBERS). A member takes the
- * first R_ADDR_INET/R_ADDR_INET6 record with the SRV port. When every started
- * lookup is answered, a non-empty result is installed: generation++,
+ * first R_ADDR_INET/R_ADDR_INET6 record with the SRV port. A member whose
+ * lookup failed, was refused or had no such record keeps its address from the
+ * current snapshot (same server_id) with the new SRV port, or is left out when
+ * it has none (r-client.md 6.1). When every started lookup is answered and at
+ * least one gave an address, the result is installed: generation++,
  * next_periodic_ms = now + min(refresh_interval_ms, smallest non-zero SRV
  * TTL), forced_not_before_ms = now + forced_min_interval_ms + jitter, jitter
  * uniform in [0, forced_jitter_ms] from 8 rng bytes (little-endian u64 mod
- * (jitter + 1); the full jitter if the source fails).
+ * (jitter + 1); the full jitter if the source fails); when some member had no
+ * fresh address, next_periodic_ms is min(that, forced_not_before_ms) so the
+ * lookup is retried soon. No address at all is a failed refresh.
  *
  * Query objects (r_dns_query_t) and the name strings passed to resolve_*
  * belong to the discovery and stay valid until answered, also after

@@ -68,6 +68,85 @@ static void test_invalid_override_name_is_config(void **state) {
     fh_teardown(h);
 }
 
+/* ---- tenant name length (api.md "Errors", "DNS Refresh") ------------------------- */
+
+/* A tenant name of n bytes, labels of at most 63 bytes. */
+static void long_name(char *out, size_t n) {
+    memset(out, 'a', n);
+    for (size_t i = 63; i < n; i += 64) {
+        out[i] = '.';
+    }
+    out[n] = '\0';
+}
+
+/* 235 bytes: the SRV query name is 18 + 235 = 253 bytes, the DNS maximum. */
+static void test_longest_tenant_name_is_looked_up(void **state) {
+    (void)state;
+    char name[240];
+    long_name(name, 235);
+    fh_t *h = dh_setup(R_AUTH_NONE, &dns, name, NULL);
+    assert_int_equal(dns.srv_calls, 1);
+    assert_int_equal(strlen(dns.srv_name), 253);
+    assert_memory_equal(dns.srv_name, "_ratelimitly._udp.", 18);
+    assert_string_equal(dns.srv_name + 18, name);
+    dh_teardown(h, &dns);
+}
+
+/* 236 bytes would make a 254-byte query name: creation succeeds (it never
+ * fails because of discovery), nothing is looked up, submit and report
+ * return RCLIENT_ERR_DNS. */
+static fh_t *setup_overlong(const char *name) {
+    dns.srv_mode = FAKE_AT_ONCE;
+    fh_t *h = dh_host(R_AUTH_NONE);
+    assert_int_equal(dh_create(h, &dns, name, NULL), RCLIENT_OK);
+    assert_non_null(h->client);
+    assert_int_equal(dns.srv_calls, 0);
+    return h;
+}
+
+static void test_overlong_tenant_name_is_dns_at_submit(void **state) {
+    (void)state;
+    char name[240];
+    long_name(name, 236);
+    fh_t *h = setup_overlong(name);
+    r_client_req_t *req = NULL;
+    assert_int_equal(dh_submit_rc(h, &req), RCLIENT_ERR_DNS);
+    assert_null(req);
+    assert_int_equal(dns.srv_calls, 0);
+    assert_int_equal(h->n_sends, 0);
+    assert_int_equal(h->completions, 0);
+    dh_teardown(h, &dns);
+}
+
+static void test_overlong_tenant_name_is_dns_at_report(void **state) {
+    (void)state;
+    char name[240];
+    long_name(name, 236);
+    fh_t *h = setup_overlong(name);
+    r_service_latency_report_t r;
+    memset(&r, 0, sizeof r);
+    r.buffer_size = 32;
+    assert_int_equal(r_client_report_latency(h->client, &r, 1), RCLIENT_ERR_DNS);
+    assert_int_equal(dns.srv_calls, 0);
+    assert_int_equal(h->n_sends, 0);
+    dh_teardown(h, &dns);
+}
+
+/* A label over 63 bytes (RFC 1035 2.3.4) cannot be looked up either. */
+static void test_overlong_label_is_dns_at_submit(void **state) {
+    (void)state;
+    char name[80];
+    memset(name, 'a', 64);
+    strcpy(name + 64, ".example.net");
+    fh_t *h = setup_overlong(name);
+    r_client_req_t *req = NULL;
+    assert_int_equal(dh_submit_rc(h, &req), RCLIENT_ERR_DNS);
+    assert_int_equal(r_client_refresh_dns(h->client), RCLIENT_OK);
+    assert_int_equal(dns.srv_calls, 0);
+    assert_int_equal(h->n_sends, 0);
+    dh_teardown(h, &dns);
+}
+
 static void test_dns_mode_without_resolver_is_config(void **state) {
     (void)state;
     fh_t *h = dh_host(R_AUTH_NONE);
@@ -380,6 +459,10 @@ int main(void) {
         T(test_override_name_starts_srv_lookup),
         T(test_override_trailing_dot_is_dropped),
         T(test_invalid_override_name_is_config),
+        T(test_longest_tenant_name_is_looked_up),
+        T(test_overlong_tenant_name_is_dns_at_submit),
+        T(test_overlong_tenant_name_is_dns_at_report),
+        T(test_overlong_label_is_dns_at_submit),
         T(test_dns_mode_without_resolver_is_config),
         T(test_create_survives_refused_srv_lookup),
         T(test_create_survives_failed_srv_answer),

@@ -126,6 +126,37 @@ static void test_failed_refresh_retried_on_next_activity(void **state) {
     dh_teardown(h, &dns);
 }
 
+/* r-client.md 6.1: a failed discovery should not destroy a usable endpoint.
+ * The refresh lists both members again but the oldest one's address lookup
+ * fails: it keeps its last known address, so the next request still goes to
+ * it and its answer is selected at once as the oldest's. */
+static void test_oldest_member_lookup_failure_keeps_it(void **state) {
+    (void)state;
+    fh_t *h = dh_setup_two(R_AUTH_NONE, &dns, NULL, 0);
+    h->now = T0 + 300000;
+    fh_submit(h); /* starts the refresh; served by the current set */
+    assert_int_equal(dns.srv_calls, 2);
+    dh_zone_clear(&dns);
+    fake_dns_add_srv(&dns, DH_T2, DH_PORT2, 0);
+    fake_dns_add_srv(&dns, DH_T1, DH_PORT1, 0);
+    fake_dns_add_a(&dns, DH_T2, fake_v4(203, 0, 113, 21));
+    fake_dns_add_failure(&dns, DH_T1, 2);
+    dh_answer_discovery(&dns, 1);
+    assert_int_equal(r_client_server_count(h->client), 2);
+    size_t first = h->n_sends;
+    h->now = T0 + 300001;
+    fh_submit(h);
+    assert_int_equal(h->n_sends, first + 2);
+    assert_int_equal(dh_to[first].port, DH_PORT1);
+    assert_int_equal(dh_to[first].addr[3], 10); /* T1's last known address */
+    assert_int_equal(dh_to[first + 1].port, DH_PORT2);
+    assert_int_equal(dh_to[first + 1].addr[3], 21);
+    h->now = T0 + 300002;
+    assert_int_equal(fh_allow(h, first), RCLIENT_OK);
+    assert_int_equal(h->server_id, DH_ID1);
+    dh_teardown(h, &dns);
+}
+
 /* ---- r_client_refresh_dns and r_client_server_count -------------------------------- */
 
 static void test_refresh_dns_honours_forced_minimum(void **state) {
@@ -218,6 +249,7 @@ int main(void) {
         T(test_failed_refresh_keeps_last_good_set),
         T(test_empty_refresh_answer_keeps_last_good_set),
         T(test_failed_refresh_retried_on_next_activity),
+        T(test_oldest_member_lookup_failure_keeps_it),
         T(test_refresh_dns_honours_forced_minimum),
         T(test_refresh_dns_configured_minimum),
         T(test_refresh_dns_adds_jitter),

@@ -664,83 +664,6 @@ static void test_response_to_failed_submit_is_ignored(void **state) {
     fh_teardown(h);
 }
 
-/* ---- the logical request: copying vs borrowed, replays ---------------------- */
-
-static void submit_with(fh_t *h, bool borrowed, const r_resource_request_t *res, const r_latency_guard_t *guard,
-                        r_client_req_t **out) {
-    int rc = borrowed ? r_client_check_rate_limit_async_borrowed(h->client, res, 1, guard, 1, "lbl", 0,
-                                                                  fh_on_result, h, out)
-                      : r_client_check_rate_limit_async(h->client, res, 1, guard, 1, "lbl", 0, fh_on_result, h, out);
-    assert_int_equal(rc, RCLIENT_OK);
-}
-
-static void borrowed_matches_copying(r_auth_type_t mode) {
-    fh_t *hc = fh_setup(mode, NULL, 3);
-    fh_t *hb = fh_setup(mode, NULL, 3); /* same clock, same random sequence */
-    r_resource_request_t res;
-    r_latency_guard_t guard;
-    fh_default_inputs(&res, &guard);
-    r_client_req_t *rc = NULL, *rb = NULL;
-    submit_with(hc, false, &res, &guard, &rc);
-    submit_with(hb, true, &res, &guard, &rb);
-    assert_int_equal(hb->n_sends, 3);
-    assert_int_equal(hb->sends[0].len, hc->sends[0].len);
-    for (size_t i = 0; i < 3; i++) {
-        assert_memory_equal(hb->sends[i].data, hc->sends[0].data, hc->sends[0].len);
-    }
-    fh_teardown(hc);
-    fh_teardown(hb);
-}
-
-static void test_borrowed_sends_same_bytes_as_copying_cookie(void **state) {
-    (void)state;
-    borrowed_matches_copying(R_AUTH_COOKIE);
-}
-
-static void test_borrowed_sends_same_bytes_as_copying_aes(void **state) {
-    (void)state;
-    borrowed_matches_copying(R_AUTH_AES);
-}
-
-static void test_borrowed_replay_reencodes_identical_bytes_aes(void **state) {
-    (void)state;
-    fh_t *h = fh_setup(R_AUTH_AES, NULL, 3);
-    r_resource_request_t res;
-    r_latency_guard_t guard;
-    fh_default_inputs(&res, &guard);
-    r_client_req_t *req = NULL;
-    submit_with(h, true, &res, &guard, &req);
-    fh_advance(h, req, T0 + 20);
-    assert_int_equal(h->n_sends, 6);
-    for (size_t i = 3; i < 6; i++) {
-        assert_int_equal(h->sends[i].len, h->sends[0].len);
-        assert_memory_equal(h->sends[i].data, h->sends[0].data, h->sends[0].len); /* same unique_id and nonce */
-    }
-    fh_teardown(h);
-}
-
-static void test_copying_api_does_not_read_inputs_after_submit(void **state) {
-    (void)state;
-    fh_t *h = fh_setup(R_AUTH_COOKIE, NULL, 3);
-    r_resource_request_t res;
-    r_latency_guard_t guard;
-    char label[8] = "lbl";
-    fh_default_inputs(&res, &guard);
-    r_client_req_t *req = NULL;
-    assert_int_equal(r_client_check_rate_limit_async(h->client, &res, 1, &guard, 1, label, 0, fh_on_result, h, &req),
-                     RCLIENT_OK);
-    memset(&res, 0xAA, sizeof res);
-    memset(&guard, 0xAA, sizeof guard);
-    memset(label, 'X', sizeof label - 1);
-    fh_advance(h, req, T0 + 20);
-    assert_int_equal(h->n_sends, 6);
-    for (size_t i = 3; i < 6; i++) {
-        assert_int_equal(h->sends[i].len, h->sends[0].len);
-        assert_memory_equal(h->sends[i].data, h->sends[0].data, h->sends[0].len);
-    }
-    fh_teardown(h);
-}
-
 static void test_unique_id_has_uuidv4_bits(void **state) {
     (void)state;
     fh_t *h = fh_setup(R_AUTH_COOKIE, NULL, 3);
@@ -1027,10 +950,6 @@ int main(void) {
         cmocka_unit_test(test_random_failure_aes_is_auth_and_sends_nothing),
         cmocka_unit_test(test_first_send_failure_at_second_server_is_io),
         cmocka_unit_test(test_response_to_failed_submit_is_ignored),
-        cmocka_unit_test(test_borrowed_sends_same_bytes_as_copying_cookie),
-        cmocka_unit_test(test_borrowed_sends_same_bytes_as_copying_aes),
-        cmocka_unit_test(test_borrowed_replay_reencodes_identical_bytes_aes),
-        cmocka_unit_test(test_copying_api_does_not_read_inputs_after_submit),
         cmocka_unit_test(test_unique_id_has_uuidv4_bits),
         cmocka_unit_test(test_each_request_gets_distinct_unique_id),
         cmocka_unit_test(test_create_null_arguments_are_config),

@@ -29,42 +29,95 @@ static void test_init_dns_builds_srv_name(void **state) {
     assert_null(e->m.inflight);
 }
 
+/* A name of n bytes ('a' with a dot after every 63 bytes: labels of 63,
+ * the RFC 1035 maximum), plus a trailing dot when asked. */
+static void make_name(char *out, size_t n, bool trailing_dot) {
+    memset(out, 'a', n);
+    for (size_t i = 63; i < n; i += 64) {
+        out[i] = '.';
+    }
+    if (trailing_dot) {
+        out[n++] = '.';
+    }
+    out[n] = '\0';
+}
+
+/* The 253-byte limit is the SRV query name's (RFC 1035 3.1): a 235-byte
+ * tenant name gives "_ratelimitly._udp." (18) + 235 = 253 bytes. */
 static void test_init_dns_accepts_longest_name(void **state) {
     env_t *e = *state;
     r_resolver_ops_t ops = fake_dns_ops(&e->dns);
-    char name[RL_DNS_NAME_MAX + 2];
-    memset(name, 'a', RL_DNS_NAME_MAX);
-    for (size_t i = 63; i < RL_DNS_NAME_MAX; i += 64) {
-        name[i] = '.'; /* labels of 63 bytes, the RFC 1035 maximum */
-    }
-    name[RL_DNS_NAME_MAX] = '\0';
+    char name[240];
+    make_name(name, 235, false);
     assert_int_equal(rl_membership_init_dns(&e->m, name, &ops, NULL, NULL, fake_now_ms, NULL, NULL, NULL), RCLIENT_OK);
-    assert_int_equal(strlen(e->m.srv_name), 18 + RL_DNS_NAME_MAX);
-    name[RL_DNS_NAME_MAX] = '.';
-    name[RL_DNS_NAME_MAX + 1] = '\0';
+    assert_false(e->m.unresolvable);
+    assert_int_equal(strlen(e->m.srv_name), 253);
+    make_name(name, 235, true);
     assert_int_equal(rl_membership_init_dns(&e->m, name, &ops, NULL, NULL, fake_now_ms, NULL, NULL, NULL), RCLIENT_OK);
-    assert_int_equal(strlen(e->m.srv_name), 18 + RL_DNS_NAME_MAX);
+    assert_false(e->m.unresolvable);
+    assert_int_equal(strlen(e->m.srv_name), 253);
 }
 
-static void test_init_dns_rejects_label_over_63_bytes(void **state) {
-    env_t *e = *state;
+/* Initialise with dns_name and check it is accepted as unresolvable: an
+ * error logged, no lookup started now or by activity, no snapshot ever. */
+static void assert_unresolvable(env_t *e, const char *dns_name) {
     r_resolver_ops_t ops = fake_dns_ops(&e->dns);
+    e->dns.srv_mode = FAKE_AT_ONCE;
+    assert_int_equal(rl_membership_init_dns(&e->m, dns_name, &ops, NULL, NULL, fake_now_ms, &e->clock, fake_log,
+                                            &e->log),
+                     RCLIENT_OK);
+    assert_true(e->m.unresolvable);
+    assert_int_equal(e->log.count[R_LOG_ERROR], 1);
+    assert_int_equal(rl_membership_start(&e->m), RCLIENT_OK);
+    assert_int_equal(rl_membership_refresh(&e->m), RCLIENT_OK);
+    assert_null(rl_membership_acquire(&e->m));
+    assert_int_equal(e->dns.srv_calls, 0);
+    assert_null(e->m.inflight);
+}
+
+/* api.md "Errors": an over-long tenant DNS name is RCLIENT_ERR_DNS at
+ * submit, not a configuration error. 236 bytes: a 254-byte query name. */
+static void test_init_dns_name_over_235_bytes_is_unresolvable(void **state) {
+    env_t *e = *state;
+    char name[240];
+    make_name(name, 236, false);
+    assert_unresolvable(e, name);
+}
+
+static void test_init_dns_name_over_235_bytes_with_dot_is_unresolvable(void **state) {
+    env_t *e = *state;
+    char name[240];
+    make_name(name, 236, true);
+    assert_unresolvable(e, name);
+}
+
+static void test_init_dns_label_over_63_bytes_is_unresolvable(void **state) {
+    env_t *e = *state;
     char name[80];
     memset(name, 'a', 64);
     strcpy(name + 64, ".example");
-    assert_int_equal(rl_membership_init_dns(&e->m, name, &ops, NULL, NULL, fake_now_ms, NULL, NULL, NULL),
-                     RCLIENT_ERR_CONFIG);
-    name[62] = '.'; /* 62 a, ".a.example" */
-    assert_int_equal(rl_membership_init_dns(&e->m, name, &ops, NULL, NULL, fake_now_ms, NULL, NULL, NULL), RCLIENT_OK);
+    assert_unresolvable(e, name);
 }
 
+static void test_init_dns_label_of_63_bytes_is_resolvable(void **state) {
+    env_t *e = *state;
+    r_resolver_ops_t ops = fake_dns_ops(&e->dns);
+    char name[80];
+    memset(name, 'a', 63);
+    strcpy(name + 63, ".example");
+    assert_int_equal(rl_membership_init_dns(&e->m, name, &ops, NULL, NULL, fake_now_ms, NULL, NULL, NULL), RCLIENT_OK);
+    assert_false(e->m.unresolvable);
+    assert_int_equal(strlen(e->m.srv_name), 18 + 63 + 8);
+}
+
+/* Malformed names are invalid arguments (api.md "Errors": RCLIENT_ERR_CONFIG). */
 static void test_init_dns_rejects_bad_names(void **state) {
     env_t *e = *state;
     r_resolver_ops_t ops = fake_dns_ops(&e->dns);
-    char too_long[RL_DNS_NAME_MAX + 2];
-    memset(too_long, 'a', RL_DNS_NAME_MAX + 1);
-    too_long[RL_DNS_NAME_MAX + 1] = '\0';
-    const char *bad[] = {"", ".", "..", too_long, "a..b", ".a", "a..", "a b", "a\tb", "caf\xc3\xa9.com"};
+    char long_bad[300];
+    make_name(long_bad, 290, false);
+    long_bad[200] = ' '; /* malformed wins over over-long */
+    const char *bad[] = {"", ".", "..", "a..b", ".a", "a..", "a b", "a\tb", "caf\xc3\xa9.com", long_bad};
     e->m.generation = 77; /* untouched on failure */
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_int_equal(rl_membership_init_dns(&e->m, bad[i], &ops, NULL, NULL, fake_now_ms, NULL, NULL, NULL),
@@ -573,7 +626,10 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         T(test_init_dns_builds_srv_name),
         T(test_init_dns_accepts_longest_name),
-        T(test_init_dns_rejects_label_over_63_bytes),
+        T(test_init_dns_name_over_235_bytes_is_unresolvable),
+        T(test_init_dns_name_over_235_bytes_with_dot_is_unresolvable),
+        T(test_init_dns_label_over_63_bytes_is_unresolvable),
+        T(test_init_dns_label_of_63_bytes_is_resolvable),
         T(test_init_dns_rejects_bad_names),
         T(test_init_dns_rejects_missing_hooks),
         T(test_init_dns_applies_defaults),

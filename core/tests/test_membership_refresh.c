@@ -69,8 +69,11 @@ static void test_smallest_nonzero_ttl_wins(void **state) {
     fake_dns_add_srv(&e->dns, T2, 29293, 120);
     fake_dns_add_srv(&e->dns, T3, 29294, 90);
     fake_dns_add_a(&e->dns, T1, fake_v4(203, 0, 113, 10));
+    fake_dns_add_a(&e->dns, T2, fake_v4(203, 0, 113, 11));
+    fake_dns_add_a(&e->dns, T3, fake_v4(203, 0, 113, 12));
     env_init(e, NULL);
     rl_membership_start(&e->m);
+    assert_int_equal(e->m.current->count, 3);
     assert_int_equal(e->m.next_periodic_ms, START_MS + 90000u);
 }
 
@@ -179,6 +182,118 @@ static void test_addr_failures_keep_last_good(void **state) {
     assert_int_equal(e->m.forced_not_before_ms, START_MS + 1000u);
 }
 
+/* ---- a refresh in which some address lookups fail (r-client.md 6.1) ---- */
+
+static void assert_member(const rl_snapshot_t *s, size_t i, uint64_t server_id, uint8_t last, uint16_t port) {
+    assert_int_equal(s->members[i].server_id, server_id);
+    assert_int_equal(s->members[i].addr.family, R_ADDR_INET);
+    assert_int_equal(s->members[i].addr.addr[0], 203);
+    assert_int_equal(s->members[i].addr.addr[3], last);
+    assert_int_equal(s->members[i].addr.port, port);
+}
+
+/* Installed {ID1 .10:29292, ID2 .11:29293} at START_MS; the refresh due at
+ * START_MS + 300000 lists both again; T2 now answers 203.0.113.21 and T1's
+ * lookup is scripted by the caller. */
+static void refresh_zone_two(env_t *e) {
+    env_install_two(e, NULL, 0);
+    zone_clear(&e->dns);
+    fake_dns_add_srv(&e->dns, T2, 29293, 0);
+    fake_dns_add_srv(&e->dns, T1, 29292, 0);
+    fake_dns_add_a(&e->dns, T2, fake_v4(203, 0, 113, 21));
+    e->clock.now = START_MS + 300000u;
+}
+
+/* The oldest member's lookup fails: it keeps its last known address and
+ * stays first in rank; the refresh is retried once the forced throttle
+ * (1000 ms by default) allows. */
+static void test_oldest_addr_failure_keeps_last_address(void **state) {
+    env_t *e = *state;
+    refresh_zone_two(e);
+    fake_dns_add_failure(&e->dns, T1, 2);
+    const rl_snapshot_t *s = rl_membership_acquire(&e->m);
+    assert_int_equal(e->dns.addr_calls, 4);
+    assert_int_equal(e->m.generation, 2);
+    assert_int_equal(s->count, 2);
+    assert_member(s, 0, ID1, 10, 29292);
+    assert_member(s, 1, ID2, 21, 29293);
+    assert_int_equal(e->m.forced_not_before_ms, START_MS + 301000u);
+    assert_int_equal(e->m.next_periodic_ms, START_MS + 301000u);
+}
+
+static void test_oldest_addr_refused_keeps_last_address(void **state) {
+    env_t *e = *state;
+    refresh_zone_two(e);
+    e->dns.refuse_host = T1;
+    const rl_snapshot_t *s = rl_membership_acquire(&e->m);
+    assert_int_equal(e->dns.addr_calls, 4);
+    assert_int_equal(s->count, 2);
+    assert_member(s, 0, ID1, 10, 29292);
+    assert_member(s, 1, ID2, 21, 29293);
+}
+
+/* An answer without a usable record is no fresh address either. */
+static void test_oldest_addr_without_record_keeps_last_address(void **state) {
+    env_t *e = *state;
+    refresh_zone_two(e);
+    fake_dns_add_failure(&e->dns, T1, 0); /* status 0, no record */
+    const rl_snapshot_t *s = rl_membership_acquire(&e->m);
+    assert_int_equal(s->count, 2);
+    assert_member(s, 0, ID1, 10, 29292);
+}
+
+/* r-client.md 9.1: the SRV port is authoritative, also for a kept address. */
+static void test_kept_address_takes_new_srv_port(void **state) {
+    env_t *e = *state;
+    refresh_zone_two(e);
+    e->dns.srv[1].port = 30000; /* T1 */
+    fake_dns_add_failure(&e->dns, T1, 2);
+    const rl_snapshot_t *s = rl_membership_acquire(&e->m);
+    assert_int_equal(s->count, 2);
+    assert_member(s, 0, ID1, 10, 30000);
+}
+
+/* A new member whose lookup fails has no address to keep: it is left out,
+ * and the retry at the forced-throttle time adds it. */
+static void test_new_member_without_address_joins_on_retry(void **state) {
+    env_t *e = *state;
+    refresh_zone_two(e);
+    fake_dns_add_a(&e->dns, T1, fake_v4(203, 0, 113, 20));
+    fake_dns_add_srv(&e->dns, T3, 29294, 0);
+    fake_dns_add_failure(&e->dns, T3, 2);
+    const rl_snapshot_t *s = rl_membership_acquire(&e->m);
+    assert_int_equal(e->m.generation, 2);
+    assert_int_equal(s->count, 2);
+    assert_member(s, 0, ID1, 20, 29292);
+    assert_member(s, 1, ID2, 21, 29293);
+    assert_int_equal(e->m.next_periodic_ms, START_MS + 301000u);
+    e->clock.now = START_MS + 300999u;
+    assert_ptr_equal(rl_membership_acquire(&e->m), s); /* not yet due */
+    assert_int_equal(e->dns.srv_calls, 2);
+    e->dns.n_addr--; /* drop T3's failure: it now answers */
+    fake_dns_add_a(&e->dns, T3, fake_v4(203, 0, 113, 22));
+    e->clock.now = START_MS + 301000u;
+    s = rl_membership_acquire(&e->m);
+    assert_int_equal(e->dns.srv_calls, 3);
+    assert_int_equal(e->m.generation, 3);
+    assert_int_equal(s->count, 3);
+    assert_member(s, 2, ID3, 22, 29294);
+    assert_int_equal(e->m.next_periodic_ms, START_MS + 601000u); /* complete again: the full interval */
+}
+
+/* Every lookup failing is a failed refresh even when each member has a
+ * previous address: the old snapshot stays and nothing is armed. */
+static void test_every_addr_failure_is_failed_refresh(void **state) {
+    env_t *e = *state;
+    refresh_zone_two(e);
+    rl_snapshot_t *good = e->m.current;
+    e->dns.n_addr = 0; /* neither target answers */
+    assert_ptr_equal(rl_membership_acquire(&e->m), good);
+    assert_int_equal(e->m.generation, 1);
+    assert_int_equal(e->m.next_periodic_ms, START_MS + 300000u);
+    assert_int_equal(e->m.forced_not_before_ms, START_MS + 1000u);
+}
+
 /* Clock values near the top saturate instead of wrapping. */
 static void test_deadlines_saturate(void **state) {
     env_t *e = *state;
@@ -205,6 +320,12 @@ int main(void) {
         T(test_failed_first_refresh_arms_nothing),
         T(test_srv_failure_keeps_last_good),
         T(test_addr_failures_keep_last_good),
+        T(test_oldest_addr_failure_keeps_last_address),
+        T(test_oldest_addr_refused_keeps_last_address),
+        T(test_oldest_addr_without_record_keeps_last_address),
+        T(test_kept_address_takes_new_srv_port),
+        T(test_new_member_without_address_joins_on_retry),
+        T(test_every_addr_failure_is_failed_refresh),
         T(test_deadlines_saturate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

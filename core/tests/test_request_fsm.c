@@ -194,6 +194,36 @@ static void test_older_response_replaces_candidate(void **state) {
     fh_teardown(h);
 }
 
+/* The retained candidate keeps its values when its datagram is longer than
+ * the request (the server added a trailing TLV, wire_protocol.md "Response
+ * TLV Parameters") and other datagrams arrive before it is selected. */
+static void test_retained_candidate_from_longer_response_keeps_its_values(void **state) {
+    (void)state;
+    r_request_policy_t p = oldest_preferred();
+    fh_t *h = fh_setup(R_AUTH_COOKIE, &p, 3);
+    r_client_req_t *req = fh_submit(h);
+    uint8_t buf[RL_MAX_DATAGRAM];
+    fh_reply_t reply = {.keep_port = 1, .current_latency = 33, .actual_rate = 9, .deficit = 0};
+    size_t len = fh_build_response(h, B, &reply, buf);
+    size_t pdu = RL_TENANT_TLV_SIZE + RL_AUTH_COOKIE_TLV_SIZE;
+    const uint8_t tlv[40] = {0x7A, 0x7A, 40, 0, 0xEE, 0xEE, 0xEE}; /* unknown TLV, 40 bytes */
+    memcpy(buf + len, tlv, sizeof tlv);
+    rl_store_u16(buf + pdu + 2, (uint16_t)(rl_load_u16(buf + pdu + 2) + sizeof tlv));
+    h->now = T0 + 2;
+    assert_int_equal(r_client_on_datagram(h->client, buf, len + sizeof tlv), RCLIENT_OK);
+    assert_int_equal(h->completions, 0); /* B is retained */
+    fh_reply_t other = {.keep_port = 1, .current_latency = 77, .actual_rate = 55, .deficit = 4};
+    assert_int_equal(fh_reply(h, B, &other), RCLIENT_OK); /* a duplicate overwrites the receive buffer */
+    fh_advance(h, req, T0 + 10);
+    assert_int_equal(h->completions, 1);
+    assert_int_equal(h->server_id, h->server_ids[B]);
+    assert_true(h->success);
+    assert_int_equal(h->resources[0].actual_rate, 9);
+    assert_int_equal(h->resources[0].tokens_deficit, 0);
+    assert_int_equal(h->guards[0].current_latency_ms, 33);
+    fh_teardown(h);
+}
+
 static void test_younger_response_does_not_replace_candidate(void **state) {
     (void)state;
     r_request_policy_t p = oldest_preferred();
@@ -260,6 +290,65 @@ static void test_late_timer_replays_when_delivered(void **state) {
     assert_int_equal(h->n_sends, 6);
     assert_int_equal(h->sends[5].at, T0 + 27);
     assert_int_equal(r_client_request_deadline_ms(h->client, req), T0 + 40); /* absolute, not shifted */
+    fh_teardown(h);
+}
+
+/* N = 3, U = 20, B = P = 1, F = 1: rounds [0,20) [20,40) [40,60) [60,80), final [80,100). */
+static r_request_policy_t three_replays(void) {
+    r_request_policy_t p;
+    r_client_default_request_policy(&p);
+    p.replay_count = 3;
+    return p;
+}
+
+/* A timer delivered after three round deadlines: rounds 1 and 2 are over and
+ * skipped; only round 3, current at t0+65, transmits, once per missing server
+ * (docs/spec-notes.md "Late timers"; r-client.md 9.3.1, 9.3.3 rule 7). */
+static void test_late_timer_transmits_only_the_current_round(void **state) {
+    (void)state;
+    r_request_policy_t p = three_replays();
+    fh_t *h = fh_setup(R_AUTH_NONE, &p, 3);
+    r_client_req_t *req = fh_submit(h);
+    h->now = T0 + 65;
+    assert_int_equal(r_client_on_timeout(h->client, req, T0 + 65), RCLIENT_OK);
+    assert_int_equal(h->n_sends, 6);
+    assert_int_equal(fh_sends_to(h, A, 3), 1);
+    assert_int_equal(fh_sends_to(h, B, 3), 1);
+    assert_int_equal(fh_sends_to(h, C, 3), 1);
+    assert_int_equal(h->sends[5].at, T0 + 65);
+    assert_int_equal(r_client_request_deadline_ms(h->client, req), T0 + 80); /* round 3's own deadline */
+    fh_advance(h, req, T0 + 100);
+    assert_int_equal(h->n_sends, 6); /* the final interval sends nothing */
+    assert_int_equal(h->status, RCLIENT_ERR_TIMEOUT);
+    assert_int_equal(h->profile.round, 3);
+    assert_int_equal(h->profile.phase, R_PHASE_FINAL_RECEIVE);
+    fh_teardown(h);
+}
+
+/* Exactly at a round's start that round is current (t >= d reaches d). */
+static void test_late_timer_at_a_round_start_transmits_that_round(void **state) {
+    (void)state;
+    r_request_policy_t p = three_replays();
+    fh_t *h = fh_setup(R_AUTH_NONE, &p, 3);
+    r_client_req_t *req = fh_submit(h);
+    h->now = T0 + 40;
+    assert_int_equal(r_client_on_timeout(h->client, req, T0 + 40), RCLIENT_OK);
+    assert_int_equal(h->n_sends, 6); /* round 2 only; round 1 skipped */
+    assert_int_equal(r_client_request_deadline_ms(h->client, req), T0 + 60);
+    fh_teardown(h);
+}
+
+/* Default policy: at t0+45 every round is over and the final interval is
+ * current, which "sends no replay" (r-client.md 9.3.3). */
+static void test_late_timer_in_final_interval_sends_no_replay(void **state) {
+    (void)state;
+    fh_t *h = fh_setup(R_AUTH_NONE, NULL, 3);
+    r_client_req_t *req = fh_submit(h);
+    h->now = T0 + 45;
+    assert_int_equal(r_client_on_timeout(h->client, req, T0 + 45), RCLIENT_OK);
+    assert_int_equal(h->n_sends, 3);
+    assert_int_equal(h->completions, 0);
+    assert_int_equal(r_client_request_deadline_ms(h->client, req), T0 + 60);
     fh_teardown(h);
 }
 
@@ -522,11 +611,15 @@ int main(void) {
         cmocka_unit_test(test_timeout_before_deadline_is_noop),
         cmocka_unit_test(test_response_after_preference_deadline_selects_at_once),
         cmocka_unit_test(test_older_response_replaces_candidate),
+        cmocka_unit_test(test_retained_candidate_from_longer_response_keeps_its_values),
         cmocka_unit_test(test_younger_response_does_not_replace_candidate),
         cmocka_unit_test(test_duplicate_response_before_deadline_changes_nothing),
         cmocka_unit_test(test_duplicate_response_after_deadline_selects_candidate),
         cmocka_unit_test(test_silent_round_replays_same_request_to_all),
         cmocka_unit_test(test_late_timer_replays_when_delivered),
+        cmocka_unit_test(test_late_timer_transmits_only_the_current_round),
+        cmocka_unit_test(test_late_timer_at_a_round_start_transmits_that_round),
+        cmocka_unit_test(test_late_timer_in_final_interval_sends_no_replay),
         cmocka_unit_test(test_round_one_response_from_younger_selects_after_preference),
         cmocka_unit_test(test_api_md_preset_completes_round_one_response_at_once),
         cmocka_unit_test(test_final_phase_sends_nothing_and_selects_first_valid),

@@ -92,9 +92,17 @@ const char *vj_describe(const json_t *v, char *buf, size_t cap)
     case JSON_OBJECT: snprintf(buf, cap, "object"); break;
     case JSON_ARRAY: snprintf(buf, cap, "array"); break;
     case JSON_STRING: {
-        char quoted[DESCRIBE_MAX];
-        vj_quote(json_string_value(v), json_string_length(v), quoted, sizeof quoted);
-        snprintf(buf, cap, "string %s", quoted);
+        /* Quote straight into buf after the prefix: vj_quote bounds the text
+         * to what is left and marks a cut with "...". */
+        static const char prefix[] = "string ";
+        size_t n = sizeof prefix - 1u;
+        if (cap <= n) {
+            if (cap > 0)
+                buf[0] = '\0';
+            break;
+        }
+        memcpy(buf, prefix, n);
+        vj_quote(json_string_value(v), json_string_length(v), buf + n, cap - n);
         break;
     }
     case JSON_INTEGER: snprintf(buf, cap, "integer %" JSON_INTEGER_FORMAT, json_integer_value(v)); break;
