@@ -148,6 +148,12 @@ void cm_ev_submit(cm_model_t *m, fuzz_reader_t *r, bool borrowed) {
         res->window_size_ms = WINDOWS[b % 8];
         res->rate_limit = fuzz_u16(r);
         res->tokens_requested = fuzz_u8(r);
+        if (i > 0 && b % 5 == 1) {
+            /* the same bucket again (its ID and definition), its own tokens */
+            memcpy(res->bucket_id, s->resources[0].bucket_id, 16);
+            res->window_size_ms = s->resources[0].window_size_ms;
+            res->rate_limit = s->resources[0].rate_limit;
+        }
     }
     for (size_t i = 0; i < s->n_guards; i++) {
         r_latency_guard_t *g = &s->guards[i];
@@ -159,34 +165,53 @@ void cm_ev_submit(cm_model_t *m, fuzz_reader_t *r, bool borrowed) {
         g->max_samples = 100;
         g->buffer_size = b < 240 ? 32 : b; /* above latency_buffer_size_max 32: PROTOCOL */
         g->min_sample_threshold = 5;
+        if (i > 0 && b % 4 == 1) {
+            /* r-client.md 5.2: the same tracker under its own threshold */
+            uint32_t threshold = g->threshold_ms;
+            *g = s->guards[0];
+            g->threshold_ms = threshold;
+        }
     }
     (void)cm_submit_slot(m, s);
 }
 
 /* ---- datagrams -------------------------------------------------------------- */
 
-/* The client's response-semantic check (r-client.md 6.2.1; rl_request_match):
- * a response carries exactly the request's resources and guards, matched by
- * bucket_id / latency_tracker_id in any order. plain is a framed response. */
+/* The response-semantic check, read from the spec (not from the core):
+ * wire_protocol.md "rate_response PDU" builds the response by modifying the
+ * request in place and copies guard_count and resource_count, so block i of
+ * the response is the request's block i with only the response fields
+ * rewritten (current_latency; rate_limit -> actual_rate, tokens_requested ->
+ * deficit). Everything that names the tracker or bucket stays: the ID and the
+ * tracker settings (ttl_ms, max_samples, buffer_size, min_sample_threshold),
+ * the bucket's window_size_ms. latency_threshold is a query (r-client.md 5.2),
+ * so the echo is not compared: the decision uses the requested one.
+ * plain is a framed response. */
 static bool answers_request(const cm_slot_t *s, const uint8_t *plain, r_auth_type_t mode) {
-    size_t pdu = 40u + (mode == R_AUTH_COOKIE ? 36u : mode == R_AUTH_AES ? 32u : 4u);
+    size_t pdu = 40u + auth_size(mode);
     size_t ng = fw_u16(plain + pdu + 8), nr = fw_u16(plain + pdu + 10);
     if (ng != s->n_guards || nr != s->n_resources) return false;
     const uint8_t *b = plain + pdu + 12;
     for (size_t i = 0; i < ng; i++, b += 40) {
-        bool found = false;
-        for (size_t k = 0; k < s->n_guards && !found; k++) found = memcmp(s->guards[k].latency_tracker_id, b, 16) == 0;
-        if (!found) return false;
+        const r_latency_guard_t *q = &s->guards[i];
+        if (memcmp(q->latency_tracker_id, b, 16) != 0 || fw_u32(b + 16) != q->ttl_ms ||
+            fw_u32(b + 20) != q->max_samples || fw_u32(b + 24) != q->buffer_size ||
+            fw_u32(b + 28) != q->min_sample_threshold) {
+            return false;
+        }
     }
     for (size_t i = 0; i < nr; i++, b += 28) {
-        bool found = false;
-        for (size_t k = 0; k < s->n_resources && !found; k++) found = memcmp(s->resources[k].bucket_id, b, 16) == 0;
-        if (!found) return false;
+        const r_resource_request_t *q = &s->resources[i];
+        if (memcmp(q->bucket_id, b, 16) != 0 || fw_u32(b + 16) != q->window_size_ms) return false;
     }
     return true;
 }
 
-/* The on_datagram code and validity the oracle (fuzz_wire.c) predicts. */
+/* The on_datagram code and validity the oracle (fuzz_wire.c) predicts.
+ * api.md "Datagrams and Timers": malformed and AES tag failures are
+ * PROTOCOL, a wrong auth type or cookie AUTH, whether or not the unique_id
+ * matches a live request (framing and authentication need only the key);
+ * OK for a valid-looking datagram that matches no live request. */
 static int expected_datagram(cm_model_t *m, const uint8_t *d, size_t len, cm_pending_t *p) {
     p->valid = false;
     if (len > CM_DGRAM) return RCLIENT_ERR_PROTOCOL;
@@ -196,15 +221,18 @@ static int expected_datagram(cm_model_t *m, const uint8_t *d, size_t len, cm_pen
     fw_response_t want;
     fw_check_response(d, len, &key, false, &want);
     if (!want.outer_ok) return RCLIENT_ERR_PROTOCOL;
-    cm_slot_t *s = cm_slot_by_uid(m, d + 12);
-    if (s == NULL) return RCLIENT_OK; /* late, foreign or unknown: ignored */
     memcpy(p->plain, d, len);
     bool tag_ok = false;
     if (m->mode == R_AUTH_AES && want.pre_auth_ok && fw_u16(d + 40) == 0x4541u) {
         tag_ok = rl_auth_open(&m->server_auth, p->plain, len, NULL) == RCLIENT_OK;
     }
-    key.unique_id = s->unique_id;
+    cm_slot_t *s = cm_slot_by_uid(m, d + 12);
+    key.unique_id = s != NULL ? s->unique_id : d + 12;
     fw_check_response(p->plain, len, &key, tag_ok, &want);
+    if (s == NULL) {
+        /* late, foreign or unknown: only its own framing and auth can fail */
+        return want.cls == FW_MALFORMED || want.cls == FW_AUTH ? want.code : RCLIENT_OK;
+    }
     if (want.cls == FW_OK && !answers_request(s, p->plain, m->mode)) {
         return RCLIENT_ERR_PROTOCOL; /* not this request's answer: rejected, no state change */
     }
@@ -267,12 +295,54 @@ void cm_ev_raw_datagram(cm_model_t *m, fuzz_reader_t *r) {
     deliver(m, buf, len);
 }
 
+/* Block-level edits a wrong or hostile server could make (shape bits 0-2):
+ * repeat block 0 over the last block, omit the last block (count, pdu_size
+ * and length shrink, framing stays valid), swap blocks 0 and 1, or rewrite
+ * guard 0's echoed latency_threshold; bit 3 picks guards or resources; bit
+ * 4 gives the datagram a unique_id no request holds. */
+static void reshape(const cm_model_t *m, const cm_slot_t *s, uint8_t shape, uint32_t value, uint8_t *buf,
+                    size_t *len) {
+    uint8_t *pdu = buf + 40 + auth_size(m->mode);
+    bool guards = (shape >> 3) & 1u;
+    size_t n = guards ? s->n_guards : s->n_resources, size = guards ? 40u : 28u;
+    uint8_t *first = pdu + 12 + (guards ? 0 : 40 * s->n_guards);
+    uint8_t tmp[40];
+    switch (shape & 7u) {
+    case 4:
+        if (n >= 2) memcpy(first + size * (n - 1), first, size);
+        break;
+    case 5:
+        if (n >= 1) {
+            uint8_t *last = first + size * (n - 1);
+            memmove(last, last + size, (size_t)(buf + *len - (last + size)));
+            *len -= size;
+            fw_put_u16(pdu + (guards ? 8 : 10), (uint16_t)(n - 1));
+            fw_put_u16(pdu + 2, (uint16_t)(fw_u16(pdu + 2) - size));
+        }
+        break;
+    case 6:
+        if (n >= 2) {
+            memcpy(tmp, first, size);
+            memcpy(first, first + size, size);
+            memcpy(first + size, tmp, size);
+        }
+        break;
+    case 7:
+        if (s->n_guards > 0) fw_put_u32(pdu + 12 + 32, value);
+        break;
+    default:
+        break;
+    }
+    if (shape & 0x10u) buf[12 + 15] ^= 0x5Au;
+}
+
 /* A server's answer to a live request (the request modified in place,
  * wire_protocol.md "rate_response PDU"), then mutated by the input. */
 void cm_ev_response(cm_model_t *m, fuzz_reader_t *r) {
     cm_slot_t *s = &m->slots[fuzz_u8(r) % CM_SLOTS];
     size_t j = fuzz_u8(r) % m->n_members;
     uint8_t flags = fuzz_u8(r);
+    uint8_t shape = fuzz_u8(r);
     if (s->state != SLOT_LIVE) return;
     uint8_t buf[CM_DGRAM];
     size_t len = s->dgram_len;
@@ -290,6 +360,7 @@ void cm_ev_response(cm_model_t *m, fuzz_reader_t *r) {
         fw_put_u32(b + 20, fuzz_u16(r));
         fw_put_u16(b + 24, (flags & 0x20u) ? fuzz_u8(r) : 0);
     }
+    reshape(m, s, shape, fuzz_u32(r), buf, &len);
     size_t n_mut = (flags >> 3) & 3u;
     bool after_seal = flags & 4u;
     uint8_t mut[3][3];

@@ -270,11 +270,13 @@ static void check_selected(const cm_model_t *m, const cm_slot_t *s, const r_rate
     for (size_t i = 0; i < ng; i++) {
         const uint8_t *g = pdu + 12 + 40 * i;
         const r_guard_result_t *gr = &res->guards[i];
-        /* the decision uses the threshold the request asked for, not the echo */
-        uint32_t threshold = fw_u32(g + 32);
-        for (size_t k = 0; k < s->n_guards; k++) {
-            if (memcmp(s->guards[k].latency_tracker_id, g, 16) == 0) threshold = s->guards[k].threshold_ms;
-        }
+        /* Block i answers request guard i (the response is the request modified
+         * in place); a guard fails when current_latency >= the threshold that
+         * guard asked for (wire_protocol.md "Response Semantics"; r-client.md
+         * 5.2: the threshold is a query, so a repeated tracker is judged once
+         * per guard), never the echo. */
+        uint32_t threshold = s->guards[i].threshold_ms;
+        FUZZ_CHECK(i < s->n_guards && memcmp(s->guards[i].latency_tracker_id, g, 16) == 0);
         FUZZ_CHECK(memcmp(gr->latency_tracker_id, g, 16) == 0 && gr->threshold_ms == threshold);
         FUZZ_CHECK(gr->current_latency_ms == fw_u32(g + 36) && gr->passed == (gr->current_latency_ms < gr->threshold_ms));
         success = success && gr->passed;
@@ -282,6 +284,7 @@ static void check_selected(const cm_model_t *m, const cm_slot_t *s, const r_rate
     for (size_t i = 0; i < nr; i++) {
         const uint8_t *b = pdu + 12 + 40 * ng + 28 * i;
         const r_resource_result_t *rr = &res->resources[i];
+        FUZZ_CHECK(i < s->n_resources && memcmp(s->resources[i].bucket_id, b, 16) == 0);
         FUZZ_CHECK(memcmp(rr->bucket_id, b, 16) == 0 && rr->actual_rate == fw_u32(b + 20));
         FUZZ_CHECK(rr->tokens_deficit == fw_u16(b + 24));
         success = success && rr->tokens_deficit == 0;

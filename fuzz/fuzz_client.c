@@ -7,8 +7,11 @@
  * custom policy, 1..4 servers, drain flag), then a script of events, one
  * opcode byte each followed by its parameters: submit (copying or borrowed,
  * 0..7 resources and guards, labels up to 1100 bytes, a completion-callback
- * action), datagram (raw bytes, a server's valid response to a live request
- * mutated by the input, the client's own request reflected, the last datagram
+ * action; guards may repeat a tracker under their own thresholds and
+ * resources a bucket), datagram (raw bytes, a server's valid response to a
+ * live request mutated by the input: bytes, and block edits (a block
+ * repeated, omitted or swapped, the threshold echo rewritten, a foreign
+ * unique_id); the client's own request reflected, the last datagram
  * replayed), clock advance, timer fire, event-loop step, send failures,
  * random-source faults, cancel, latency report, steering rebind completion.
  *
@@ -20,7 +23,8 @@
  * sent datagram authenticates and decodes to the submitted request
  * (replays byte-identical); an invalid datagram (non-OK code) changes no
  * deadline, completion, send or steering state; on_datagram's code matches
- * the response oracle (fuzz_wire.c); deadlines stay within [t0, t0 + ttl_ms]
+ * the response oracle (fuzz_wire.c) and the model's own block-by-block
+ * reading of the spec, for matched and unmatched datagrams alike; deadlines stay within [t0, t0 + ttl_ms]
  * and a due timer leaves none <= now; with the drain flag every request
  * completes exactly once. ASan/LSan cover use after free and leaks: the
  * client is destroyed with requests still in flight. */

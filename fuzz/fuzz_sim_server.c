@@ -73,6 +73,23 @@ static void check_reply(world_t *w, r_auth_type_t type, const uint8_t *uid, uint
     FUZZ_CHECK(rl_parse_rate_response(&w->auth[type], reply, len, uid, &w->server_id, 1, &resp, &v) == RL_VERDICT_OK);
 }
 
+/* A fresh answer is the request modified in place (wire_protocol.md
+ * "rate_response PDU"): it answers the request block by block, and the
+ * client's decision with the requested thresholds (every current_latency
+ * below its own guard's threshold, every deficit 0) is the server's. */
+static void check_answers(world_t *w, r_auth_type_t type, const uint8_t *reply, size_t len,
+                          const r_latency_guard_t *guards, size_t n_guards, const r_resource_request_t *res,
+                          size_t n_res, bool allowed) {
+    uint8_t copy[1500];
+    memcpy(copy, reply, len);
+    rl_rate_response_t resp;
+    rl_verdict_t v;
+    FUZZ_CHECK(rl_parse_rate_response(&w->auth[type], copy, len, copy + 12, &w->server_id, 1, &resp, &v) ==
+               RL_VERDICT_OK);
+    FUZZ_CHECK(rl_response_match(&resp, guards, n_guards, res, n_res, &v) == RL_VERDICT_OK);
+    FUZZ_CHECK(resp.success == allowed);
+}
+
 static void run_raw(world_t *w, const uint8_t *data, size_t size) {
     uint8_t *in = fuzz_dup(data, size);
     uint8_t out[1500];
@@ -109,6 +126,12 @@ static void run_encoded(world_t *w, fuzz_reader_t *r) {
         guards[i].min_sample_threshold = fuzz_u8(r);
         guards[i].latency_tracker_id[0] = (uint8_t)(0x80u | i);
         guards[i].latency_tracker_id[1] = fuzz_u8(r);
+        if (i > 0 && (guards[i].latency_tracker_id[1] & 3u) == 1u) {
+            /* r-client.md 5.2: the first guard's tracker again, under its own threshold */
+            uint32_t threshold = guards[i].threshold_ms;
+            guards[i] = guards[0];
+            guards[i].threshold_ms = threshold;
+        }
     }
     uint8_t label[40];
     size_t label_len = fuzz_u8(r) % sizeof label;
@@ -135,6 +158,9 @@ static void run_encoded(world_t *w, fuzz_reader_t *r) {
     sim_server_verdict_t v = sim_server_handle(w->srv, NOW_MS, dgram, len, out, sizeof out, &out_len, &sres);
     /* The client's own encoding is never malformed nor unauthenticated to the server. */
     FUZZ_CHECK(v != SIM_SRV_DROP_MALFORMED && v != SIM_SRV_DROP_AUTH && v != SIM_SRV_DROP_TENANT);
+    if (v == SIM_SRV_ANSWERED) { /* before check_reply, which decrypts out in place */
+        check_answers(w, type, out, out_len, guards, n_guards, res, n_res, sres.allowed);
+    }
     if (v == SIM_SRV_ANSWERED || v == SIM_SRV_REPLAYED) {
         check_reply(w, type, hdr.unique_id, out, out_len);
     }

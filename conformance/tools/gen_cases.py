@@ -81,8 +81,11 @@ def resp(t, server, **kw):
     return e
 
 
-def bad(t, server, variant):
-    return {"at": t, "type": "invalid", "server": server, "variant": variant}
+def bad(t, server, variant, foreign=False):
+    e = {"at": t, "type": "invalid", "server": server, "variant": variant}
+    if foreign:
+        e["foreign_unique_id"] = True
+    return e
 
 
 def timer(t):
@@ -821,6 +824,81 @@ case("deny_one_of_two_resources", "decision",
             result={"resources": [{"tokens_deficit": 0, "actual_rate": 5},
                                   {"tokens_deficit": 3, "actual_rate": 9}], "guards": []}),
      auth="cookie", request=TWO_RES)
+
+# ---- responses answer the request block by block; codes of unmatched bad datagrams -------------
+
+RESP_SEM = "wire_protocol.md rate_response PDU (the request modified in place, counts copied)"
+GUARD_RULE = "wire_protocol.md Response Semantics (current_latency >= latency_threshold fails)"
+R52 = "r-client.md 5.2 (latency_threshold is a query, not tracker identity)"
+ONE_TRACKER = {"resources": [{"name_utf8": "checkout", "window_size_ms": 1000, "rate_limit": 100,
+                              "tokens_requested": 1}],
+               "guards": [{"name_utf8": "inventory-backend", "latency_threshold": t, "ttl_ms": 10000,
+                           "max_samples": 100, "buffer_size": 32, "min_sample_threshold": 5} for t in (100, 10)]}
+
+# D. 4: A (oldest) answers current_latency 50 on both guards of one tracker: guard 0 (< 100)
+# passes, guard 1 (50 >= 10) fails, so A's valid response denies; completion to B and C.
+case("decision_repeated_tracker_each_threshold", "decision",
+     "two guards on one tracker with thresholds 100 and 10, current 50: the second fails, denied",
+     [R52, GUARD_RULE, RESP_SEM, R933 + " rule 4"],
+     [resp(4, "A", guards=[{"current_latency": 50}, {"current_latency": 50}])],
+     denied("A", 4, init("A", "B", "C") + comp(4, "B", "C"),
+            result={"resources": [{"tokens_deficit": 0, "actual_rate": 1}],
+                    "guards": [{"current_latency": 50, "passed": True}, {"current_latency": 50, "passed": False}]}),
+     auth="cookie", request=ONE_TRACKER)
+
+# D. 4: current 9 on both: 9 < 100 and 9 < 10, allowed.
+case("decision_repeated_tracker_below_both", "decision",
+     "two guards on one tracker, current below both thresholds: allowed",
+     [R52, GUARD_RULE, RESP_SEM],
+     [resp(4, "A", guards=[{"current_latency": 9}, {"current_latency": 9}])],
+     allowed("A", 4, init("A", "B", "C") + comp(4, "B", "C"),
+             result={"resources": [{"tokens_deficit": 0, "actual_rate": 1}],
+                     "guards": [{"current_latency": 9, "passed": True}, {"current_latency": 9, "passed": True}]}),
+     auth="aes", request=ONE_TRACKER)
+
+TWO_BUCKETS_TWO_GUARDS = {
+    "resources": [{"name_utf8": n, "window_size_ms": 1000, "rate_limit": 100, "tokens_requested": 1}
+                  for n in ("bucket-a", "bucket-b")],
+    "guards": [{"name_utf8": n, "latency_threshold": 100, "ttl_ms": 10000, "max_samples": 100,
+                "buffer_size": 32, "min_sample_threshold": 5} for n in ("inventory-backend", "payments-backend")]}
+BLOCK_VARIANTS = ["resource_repeated", "resource_omitted", "resources_swapped", "guard_repeated"]
+BLOCKS_OK = {"resources": [{"tokens_deficit": 0, "actual_rate": 1}] * 2,
+             "guards": [{"current_latency": 5, "passed": True}] * 2}
+
+# D. 1-4: A's answers that repeat bucket-a over bucket-b, drop bucket-b, swap the buckets, or
+# repeat a guard each fail the block-by-block answer (class malformed, RCLIENT_ERR_PROTOCOL) and
+# are ignored: A, the oldest, would otherwise complete at once. 6: A's true answer decides.
+for mode in ("cookie", "aes"):
+    case(f"datagram_blocks_not_answered_ignored_{mode}", "datagram",
+         f"{mode}: responses that repeat, omit or reorder the request's blocks are ignored",
+         [RESP_SEM, "r-client.md 6.2.1 (response-semantic checks)", "api.md Datagrams and Timers",
+          "wire_protocol.md Response Semantics"],
+         [bad(1 + i, "A", v) for i, v in enumerate(BLOCK_VARIANTS)] + [resp(6, "A")],
+         allowed("A", 6, init("A", "B", "C") + comp(6, "B", "C"), result=BLOCKS_OK),
+         auth=mode, request=TWO_BUCKETS_TWO_GUARDS)
+
+# D, cookie. While the request is in flight, datagrams with a foreign unique_id: malformed ones
+# still get RCLIENT_ERR_PROTOCOL, a bad cookie or auth type RCLIENT_ERR_AUTH (framing and
+# authentication need only the key); a block variant has no request to be compared with: OK.
+# 6: A decides. 7-9: late (the request is over), the same codes.
+case("datagram_unmatched_bad_datagrams_cookie", "datagram",
+     "cookie: bad datagrams that match no request in flight keep their error codes",
+     ["api.md Datagrams and Timers", "r-client.md 6.4 Authentication and Correlation"],
+     [bad(1, "A", "pdu_size", True), bad(2, "A", "bad_cookie", True), bad(3, "A", "wrong_auth_type", True),
+      bad(4, "A", "resource_repeated", True), bad(5, "A", "truncated", True), resp(6, "A"),
+      bad(7, "A", "tenant_padding"), bad(8, "A", "bad_cookie"), bad(9, "A", "resource_omitted")],
+     allowed("A", 6, init("A", "B", "C") + comp(6, "B", "C"), result=BLOCKS_OK),
+     auth="cookie", request=TWO_BUCKETS_TWO_GUARDS)
+
+# D, AES: a foreign unique_id sealed with a valid tag but a malformed plaintext is PROTOCOL, a
+# bad tag or ciphertext PROTOCOL (tag failure), a valid foreign response OK. 5: A decides.
+# 6-7: late tag failures: PROTOCOL.
+case("datagram_unmatched_bad_datagrams_aes", "datagram",
+     "aes: tag failures and malformed plaintext that match no request in flight keep their codes",
+     ["api.md Datagrams and Timers", "wire_protocol.md AES-256-GCM Normative Framing"],
+     [bad(1, "A", "reserved_nonzero", True), bad(2, "A", "bad_tag", True), bad(3, "A", "bad_ciphertext", True),
+      bad(4, "A", "wrong_unique_id"), resp(5, "A"), bad(6, "A", "bad_tag"), bad(7, "A", "pdu_size")],
+     allowed("A", 5, init("A", "B", "C") + comp(5, "B", "C")), auth="aes")
 
 # ---- policy validation at submission ------------------------------------------------------------
 

@@ -362,16 +362,18 @@ typedef struct {
 
 typedef struct {
     uint8_t latency_tracker_id[R_CLIENT_ID_LEN];
-    uint32_t threshold_ms;
+    uint32_t threshold_ms;   /* the threshold this guard asked for (never the response's echo) */
     uint32_t current_latency_ms;
     bool passed;             /* current_latency_ms < threshold_ms */
 } r_guard_result_t;
 
 /* Result of a request; every pointer is valid only during the callback.
  * With status RCLIENT_OK the arrays hold exactly the request's resources and
- * guards (a response that does not is rejected on arrival), possibly in
- * another order: match entries by bucket_id / latency_tracker_id. They are
- * NULL (count 0) for failures and for the empty request. */
+ * guards in the request's order: entry i answers the submitted block i (a
+ * response that does not answer block by block is rejected on arrival), so
+ * matching entries by bucket_id / latency_tracker_id also works; with a
+ * tracker repeated under two thresholds, use the index. They are NULL
+ * (count 0) for failures and for the empty request. */
 typedef struct {
     int status;                         /* RCLIENT_OK (a response was selected), RCLIENT_ERR_TIMEOUT,
                                            RCLIENT_ERR_IO or RCLIENT_ERR_AUTH (replay send failures) */
@@ -441,11 +443,16 @@ RCLIENT_API uint64_t r_client_request_deadline_ms(const r_client_t *client, cons
  * when it completed and freed req) or RCLIENT_ERR_CONFIG. */
 RCLIENT_API int r_client_on_timeout(r_client_t *client, r_client_req_t *req, uint64_t now_ms);
 
-/* Deliver one received datagram. Informational returns (the request stays in
- * flight): RCLIENT_ERR_PROTOCOL (malformed, AES tag failure), RCLIENT_ERR_AUTH
- * (wrong auth TLV type, cookie mismatch); RCLIENT_OK for a valid response and
- * for datagrams matching no in-flight request (late, duplicate, foreign,
- * untrusted). data is borrowed for the call. */
+/* Deliver one received datagram (api.md "Datagrams and Timers").
+ * Informational returns (the request stays in flight): RCLIENT_ERR_PROTOCOL
+ * (malformed, AES tag failure, or a response whose blocks do not answer its
+ * request's block by block), RCLIENT_ERR_AUTH (wrong auth TLV type, cookie
+ * mismatch). These are returned whether or not the datagram's unique_id
+ * matches an in-flight request: framing and authentication need only the
+ * client's key. RCLIENT_OK for a valid response and for valid-looking
+ * datagrams that match no in-flight request (late, duplicate, foreign,
+ * untrusted, another PDU kind). RCLIENT_ERR_CONFIG for a NULL client, or NULL
+ * data with len > 0. data is borrowed for the call. */
 RCLIENT_API int r_client_on_datagram(r_client_t *client, const uint8_t *data, size_t len);
 
 /* ---- Latency reports (api.md "Reporting measured work", r-client.md 6.2.2) - */

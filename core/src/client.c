@@ -170,9 +170,21 @@ static void note_untrusted(r_client_t *c, const rl_snapshot_t *snap, uint64_t se
     c->warned_untrusted = true;
 }
 
+/* A datagram whose unique_id matches no in-flight request (late, duplicate
+ * after completion, or foreign) is still framed and authenticated with the
+ * client's key, which needs no request: a bad one gets its error code, a
+ * valid-looking one RCLIENT_OK (api.md "Datagrams and Timers"). */
+static int on_unmatched(r_client_t *client, const uint8_t *data, size_t len) {
+    rl_verdict_t v;
+    memcpy(client->scratch, data, len);
+    (void)rl_response_authenticate(&client->auth, client->scratch, len, &v);
+    return v.code;
+}
+
 /* Ingress: frame, find the request by unique_id, validate against its
- * snapshot, then apply. Nothing changes for an invalid datagram (r-client.md
- * 6.3 rule 1); the return codes are informational (api.md). */
+ * snapshot, match it block by block, then apply. Nothing changes for an
+ * invalid datagram (r-client.md 6.3 rule 1); the return codes are
+ * informational (api.md). */
 int r_client_on_datagram(r_client_t *client, const uint8_t *data, size_t len) {
     if (client == NULL || (data == NULL && len > 0)) {
         return RCLIENT_ERR_CONFIG;
@@ -187,7 +199,7 @@ int r_client_on_datagram(r_client_t *client, const uint8_t *data, size_t len) {
     }
     r_client_req_t *req = rl_reqtable_get(&client->inflight, unique_id);
     if (req == NULL) {
-        return RCLIENT_OK; /* late, duplicate after completion, or foreign */
+        return on_unmatched(client, data, len);
     }
     memcpy(client->scratch, data, len);
     rl_rate_response_t resp;
@@ -199,9 +211,9 @@ int r_client_on_datagram(r_client_t *client, const uint8_t *data, size_t len) {
         }
         return v.code;
     }
-    if (rl_request_match(req, &resp) != 0) {
-        rl_client_log(client, R_LOG_DEBUG, "response from server_id %llu does not answer the request's blocks",
-                      (unsigned long long)resp.server_id);
+    if (rl_request_match(req, &resp, &v) != 0) {
+        rl_client_log(client, R_LOG_DEBUG, "response from server_id %llu does not answer the request: %s",
+                      (unsigned long long)resp.server_id, v.reason);
         return RCLIENT_ERR_PROTOCOL; /* not this request's answer: no state change */
     }
     if (!resp.keep_port && !client->rebind_pending) {

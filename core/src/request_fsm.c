@@ -73,52 +73,16 @@ void rl_request_free(r_client_req_t *req) {
     free(req);
 }
 
-/* Request guard with this tracker ID, or NULL. */
-static const r_latency_guard_t *request_guard(const r_client_req_t *req, const uint8_t *tracker_id) {
-    for (size_t k = 0; k < req->guard_count; k++) {
-        if (memcmp(req->guards[k].latency_tracker_id, tracker_id, R_CLIENT_ID_LEN) == 0) {
-            return &req->guards[k];
-        }
-    }
-    return NULL;
+int rl_request_match(const r_client_req_t *req, rl_rate_response_t *resp, rl_verdict_t *verdict) {
+    return rl_response_match(resp, req->guards, req->guard_count, req->resources, req->resource_count, verdict) ==
+                   RL_VERDICT_OK
+               ? 0
+               : -1;
 }
 
-static bool request_has_bucket(const r_client_req_t *req, const uint8_t *bucket_id) {
-    for (size_t k = 0; k < req->resource_count; k++) {
-        if (memcmp(req->resources[k].bucket_id, bucket_id, R_CLIENT_ID_LEN) == 0) {
-            return true;
-        }
-    }
-    return false;
-}
-
-int rl_request_match(const r_client_req_t *req, rl_rate_response_t *resp) {
-    if (resp->resource_count != req->resource_count || resp->guard_count != req->guard_count) {
-        return -1;
-    }
-    bool success = true;
-    for (size_t i = 0; i < resp->resource_count; i++) {
-        rl_resource_view_t v;
-        rl_response_resource_at(resp, i, &v);
-        if (!request_has_bucket(req, v.bucket_id)) {
-            return -1;
-        }
-        success = success && v.tokens_deficit == 0;
-    }
-    for (size_t i = 0; i < resp->guard_count; i++) {
-        rl_guard_view_t v;
-        rl_response_guard_at(resp, i, &v);
-        const r_latency_guard_t *g = request_guard(req, v.latency_tracker_id);
-        if (g == NULL) {
-            return -1;
-        }
-        /* The decision uses the threshold this client asked for, not the echo. */
-        success = success && v.current_latency < g->threshold_ms;
-    }
-    resp->success = success;
-    return 0;
-}
-
+/* The result arrays follow the request's order: entry i answers request
+ * block i (rl_request_match checked it), so its ID is the request's and a
+ * guard's threshold and verdict are the ones that guard asked for. */
 static void fill_results(const r_client_req_t *req, const rl_rate_response_t *resp, r_resource_result_t *res,
                          r_guard_result_t *gr) {
     for (size_t i = 0; i < resp->resource_count; i++) {
@@ -131,9 +95,8 @@ static void fill_results(const r_client_req_t *req, const rl_rate_response_t *re
     for (size_t i = 0; i < resp->guard_count; i++) {
         rl_guard_view_t v;
         rl_response_guard_at(resp, i, &v);
-        const r_latency_guard_t *g = request_guard(req, v.latency_tracker_id); /* matched on arrival */
         memcpy(gr[i].latency_tracker_id, v.latency_tracker_id, R_CLIENT_ID_LEN);
-        gr[i].threshold_ms = g != NULL ? g->threshold_ms : v.latency_threshold;
+        gr[i].threshold_ms = req->guards[i].threshold_ms;
         gr[i].current_latency_ms = v.current_latency;
         gr[i].passed = v.current_latency < gr[i].threshold_ms;
     }

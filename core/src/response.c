@@ -251,32 +251,107 @@ static void fill_response(const uint8_t *dgram, const uint8_t *pdu, size_t index
     out->success = compute_success(out);
 }
 
+/* Steps 1 and 2 on dgram, whose arguments are checked; *pdu_off is set on OK. */
+static rl_verdict_class_t frame_and_authenticate(rl_auth_t *auth, uint8_t *dgram, size_t len, size_t *pdu_off,
+                                                 rl_verdict_t *v) {
+    if (!check_tenant(dgram, len, v) || !check_auth_header(dgram, len, pdu_off, v)) {
+        return v->cls;
+    }
+    const uint8_t *pdu = dgram + *pdu_off;
+    bool plaintext = is_plaintext_auth(rl_load_u16(dgram + RL_TENANT_TLV_SIZE));
+    if (plaintext ? !check_pdu(pdu, len - *pdu_off, v) : !check_opaque_pdu(len - *pdu_off, v)) {
+        return v->cls;
+    }
+    return authenticate(auth, dgram, len, *pdu_off, v);
+}
+
+static bool key_ready(const rl_auth_t *auth) {
+    return auth != NULL && rl_auth_tlv_size(auth->type) != 0;
+}
+
+rl_verdict_class_t rl_response_authenticate(rl_auth_t *auth, uint8_t *dgram, size_t len, rl_verdict_t *verdict) {
+    rl_verdict_t local;
+    rl_verdict_t *v = verdict != NULL ? verdict : &local;
+    if (!key_ready(auth) || dgram == NULL) {
+        return set_verdict(v, RL_VERDICT_MALFORMED, RCLIENT_ERR_CONFIG, "invalid argument");
+    }
+    size_t pdu_off = 0;
+    if (frame_and_authenticate(auth, dgram, len, &pdu_off, v) != RL_VERDICT_OK) {
+        return v->cls;
+    }
+    return set_verdict(v, RL_VERDICT_OK, RCLIENT_OK, "ok");
+}
+
 rl_verdict_class_t rl_parse_rate_response(rl_auth_t *auth, uint8_t *dgram, size_t len,
                                           const uint8_t expected_unique_id[16], const uint64_t *trusted,
                                           size_t n_trusted, rl_rate_response_t *out, rl_verdict_t *verdict) {
     rl_verdict_t local;
     rl_verdict_t *v = verdict != NULL ? verdict : &local;
-    if (auth == NULL || dgram == NULL || expected_unique_id == NULL || out == NULL ||
-        (trusted == NULL && n_trusted > 0) || rl_auth_tlv_size(auth->type) == 0) {
+    if (!key_ready(auth) || dgram == NULL || expected_unique_id == NULL || out == NULL ||
+        (trusted == NULL && n_trusted > 0)) {
         return set_verdict(v, RL_VERDICT_MALFORMED, RCLIENT_ERR_CONFIG, "invalid argument");
     }
     size_t pdu_off = 0;
-    if (!check_tenant(dgram, len, v) || !check_auth_header(dgram, len, &pdu_off, v)) {
+    if (frame_and_authenticate(auth, dgram, len, &pdu_off, v) != RL_VERDICT_OK) {
         return v->cls;
     }
     const uint8_t *pdu = dgram + pdu_off;
-    bool plaintext = is_plaintext_auth(rl_load_u16(dgram + RL_TENANT_TLV_SIZE));
-    if (plaintext ? !check_pdu(pdu, len - pdu_off, v) : !check_opaque_pdu(len - pdu_off, v)) {
-        return v->cls;
-    }
-    if (authenticate(auth, dgram, len, pdu_off, v) != RL_VERDICT_OK) {
-        return v->cls;
-    }
     size_t index = 0;
     if (correlate(dgram, pdu, expected_unique_id, trusted, n_trusted, &index, v) != RL_VERDICT_OK) {
         return v->cls;
     }
     fill_response(dgram, pdu, index, out);
+    return set_verdict(v, RL_VERDICT_OK, RCLIENT_OK, "ok");
+}
+
+/* ---- block-by-block match with the request --------------------------------------- */
+
+/* Guard block g answers request guard q: same latency_tracker_id and the same
+ * four tracker settings (the identity-defining fields, wire_protocol.md
+ * "Content-defined latency-tracker identity"). latency_threshold is a query,
+ * not identity; the decision uses q's, whatever the block echoes. */
+static bool guard_answers(const uint8_t *g, const r_latency_guard_t *q) {
+    return memcmp(g, q->latency_tracker_id, R_CLIENT_ID_LEN) == 0 && rl_load_u32(g + 16) == q->ttl_ms &&
+           rl_load_u32(g + 20) == q->max_samples && rl_load_u32(g + 24) == q->buffer_size &&
+           rl_load_u32(g + 28) == q->min_sample_threshold;
+}
+
+/* Resource block b answers request resource q: same bucket_id and window
+ * (rate_limit and tokens_requested are reused for actual_rate and deficit). */
+static bool resource_answers(const uint8_t *b, const r_resource_request_t *q) {
+    return memcmp(b, q->bucket_id, R_CLIENT_ID_LEN) == 0 && rl_load_u32(b + 16) == q->window_size_ms;
+}
+
+rl_verdict_class_t rl_response_match(rl_rate_response_t *resp, const r_latency_guard_t *guards, size_t guard_count,
+                                     const r_resource_request_t *resources, size_t resource_count,
+                                     rl_verdict_t *verdict) {
+    rl_verdict_t local;
+    rl_verdict_t *v = verdict != NULL ? verdict : &local;
+    if (resp == NULL || (guards == NULL && guard_count > 0) || (resources == NULL && resource_count > 0)) {
+        return set_verdict(v, RL_VERDICT_MALFORMED, RCLIENT_ERR_CONFIG, "invalid argument");
+    }
+    if (resp->guard_count != guard_count) {
+        return malformed(v, "guard_count differs from the request's");
+    }
+    if (resp->resource_count != resource_count) {
+        return malformed(v, "resource_count differs from the request's");
+    }
+    bool success = true;
+    const uint8_t *g = resp->guards;
+    for (size_t i = 0; i < guard_count; i++, g += RL_GUARD_BLOCK_SIZE) {
+        if (!guard_answers(g, &guards[i])) {
+            return malformed(v, "a guard block does not answer the request's guard at its position");
+        }
+        success = success && rl_load_u32(g + 36) < guards[i].threshold_ms;
+    }
+    const uint8_t *b = resp->resources;
+    for (size_t i = 0; i < resource_count; i++, b += RL_RESOURCE_BLOCK_SIZE) {
+        if (!resource_answers(b, &resources[i])) {
+            return malformed(v, "a resource block does not answer the request's resource at its position");
+        }
+        success = success && rl_load_u16(b + 24) == 0;
+    }
+    resp->success = success;
     return set_verdict(v, RL_VERDICT_OK, RCLIENT_OK, "ok");
 }
 

@@ -87,12 +87,12 @@ void rl_request_start(r_client_req_t *req);
 void rl_request_on_response(r_client_req_t *req, const rl_rate_response_t *resp, uint64_t now_ms);
 void rl_request_on_timeout(r_client_req_t *req, uint64_t now_ms);
 uint64_t rl_request_deadline(const r_client_req_t *req);
-/* Response-semantic check (r-client.md 6.2.1, wire_protocol.md "rate_response
- * PDU": counts copied from the request): the response carries exactly the
- * request's resources and guards (matched by bucket_id / latency_tracker_id,
- * in any order). Recomputes resp->success with the request's own thresholds.
- * Returns 0, or -1 when the response does not answer this request. */
-int rl_request_match(const r_client_req_t *req, rl_rate_response_t *resp);
+/* Response-semantic check (r-client.md 6.2.1): rl_response_match against the
+ * request's own blocks, position by position (docs/spec-notes.md "Rate
+ * responses"). Recomputes resp->success with the request's own thresholds.
+ * Returns 0, or -1 when the response does not answer this request (verdict,
+ * may be NULL, names the mismatch). */
+int rl_request_match(const r_client_req_t *req, rl_rate_response_t *resp, rl_verdict_t *verdict);
 /* Workflow hook (r_client_workflow.h): told when the client is destroyed
  * with this request in flight. */
 void rl_request_set_abandon(r_client_req_t *req, void (*on_abandon)(void *user));

@@ -16,6 +16,9 @@
  *      checks run on the plaintext).
  *   3. correlation: pdu_type is Rate Response, tenant_mgmt_flag 0, unique_id
  *      equals the request's, server_id (tenant key_id) is in the trusted set.
+ *   4. (rl_response_match, against the request itself) block by block: block i
+ *      answers request block i (wire_protocol.md: the response is the request
+ *      modified in place, counts copied from the request).
  * No length field is trusted before it is checked against the bytes present.
  *
  * Details the list above leaves open (implementation choices):
@@ -63,7 +66,9 @@ typedef struct {
     uint16_t resource_count;
     const uint8_t *guards;        /* guard_count * 40 bytes inside the datagram */
     const uint8_t *resources;     /* resource_count * 28 bytes inside the datagram */
-    bool success;                 /* every current_latency < latency_threshold and every deficit == 0 */
+    bool success;                 /* parse: every current_latency < the echoed latency_threshold and
+                                     every deficit == 0 (the datagram alone); rl_response_match
+                                     recomputes it with the request's own thresholds */
 } rl_rate_response_t;
 
 typedef struct {
@@ -95,6 +100,37 @@ rl_verdict_class_t rl_response_peek(const uint8_t *dgram, size_t len, const uint
 rl_verdict_class_t rl_parse_rate_response(rl_auth_t *auth, uint8_t *dgram, size_t len,
                                           const uint8_t expected_unique_id[16], const uint64_t *trusted,
                                           size_t n_trusted, rl_rate_response_t *out, rl_verdict_t *verdict);
+
+/* Steps 1 and 2 only: framing and authentication with the client's key, for
+ * a datagram whose unique_id matches no in-flight request. Neither needs the
+ * request (the AES tag depends only on the key), so a bad datagram is still
+ * reported as bad (api.md "Datagrams and Timers": ERR_PROTOCOL for malformed
+ * datagrams and AES tag failures, ERR_AUTH for a wrong auth TLV type or
+ * cookie; OK only for a valid-looking datagram). dgram is decrypted in place
+ * for AES, as by rl_parse_rate_response. Returns verdict->cls:
+ * RL_VERDICT_OK (valid-looking, code RCLIENT_OK), RL_VERDICT_MALFORMED or
+ * RL_VERDICT_AUTH; a NULL auth/dgram or an uninitialised key gives
+ * RL_VERDICT_MALFORMED with code RCLIENT_ERR_CONFIG. verdict may be NULL. */
+rl_verdict_class_t rl_response_authenticate(rl_auth_t *auth, uint8_t *dgram, size_t len, rl_verdict_t *verdict);
+
+/* Response-semantic check of a parsed response against the request it
+ * answers (r-client.md 6.2.1; wire_protocol.md "rate_response PDU", "Response
+ * Semantics"). Positional, O(guard_count + resource_count): the counts equal
+ * the request's, guard block i carries guards[i]'s latency_tracker_id,
+ * ttl_ms, max_samples, buffer_size and min_sample_threshold, resource block i
+ * carries resources[i]'s bucket_id and window_size_ms. Repeated IDs in the
+ * request are therefore answered once each, at their own positions. On
+ * success resp->success is recomputed: every guard's current_latency below
+ * guards[i].threshold_ms (the threshold asked for, not the echo) and every
+ * deficit 0. guards/resources are the request's blocks in submission order
+ * (NULL allowed with a count of 0).
+ * Returns RL_VERDICT_OK, or RL_VERDICT_MALFORMED with code
+ * RCLIENT_ERR_PROTOCOL and a reason naming the first mismatch (resp->success
+ * is then unchanged), or code RCLIENT_ERR_CONFIG for a NULL resp or array.
+ * verdict may be NULL. */
+rl_verdict_class_t rl_response_match(rl_rate_response_t *resp, const r_latency_guard_t *guards, size_t guard_count,
+                                     const r_resource_request_t *resources, size_t resource_count,
+                                     rl_verdict_t *verdict);
 
 /* Views of block i (i < count); pure reads of the little-endian fields.
  * The views point into the parsed datagram, which must outlive them. An index

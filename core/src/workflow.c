@@ -31,7 +31,9 @@ static r_admission_reason_t reason_of(bool rate_ok, bool latency_ok) {
     return rate_ok ? R_ADMISSION_DENIED_LATENCY : R_ADMISSION_DENIED_RATE;
 }
 
-/* Match result entries by ID (api.md: arrays mirror the server response). */
+/* The admission sends one resource and one guard; the client accepts only a
+ * response that answers the request block by block, so entry 0 of each result
+ * array is this admission's (docs/spec-notes.md "Rate responses"). */
 static void on_result(r_client_req_t *req, const r_rate_limit_result_t *result, void *user_data) {
     (void)req;
     r_admission_request_t *adm = user_data;
@@ -40,20 +42,12 @@ static void on_result(r_client_req_t *req, const r_rate_limit_result_t *result, 
     o.status = result->status;
     o.threshold_ms = adm->guard.threshold_ms;
     if (result->status == RCLIENT_OK) {
-        bool rate_ok = false, latency_ok = false;
-        for (size_t i = 0; i < result->resource_count; i++) {
-            if (memcmp(result->resources[i].bucket_id, adm->resource.bucket_id, R_CLIENT_ID_LEN) == 0) {
-                rate_ok = result->resources[i].tokens_deficit == 0;
-                o.tokens_deficit = result->resources[i].tokens_deficit;
-                o.actual_rate = result->resources[i].actual_rate;
-            }
-        }
-        for (size_t i = 0; i < result->guard_count; i++) {
-            if (memcmp(result->guards[i].latency_tracker_id, adm->guard.latency_tracker_id, R_CLIENT_ID_LEN) == 0) {
-                latency_ok = result->guards[i].passed;
-                o.current_latency_ms = result->guards[i].current_latency_ms;
-            }
-        }
+        /* status OK: resource_count and guard_count are the request's, 1 each */
+        bool rate_ok = result->resources[0].tokens_deficit == 0;
+        bool latency_ok = result->guards[0].passed;
+        o.tokens_deficit = result->resources[0].tokens_deficit;
+        o.actual_rate = result->resources[0].actual_rate;
+        o.current_latency_ms = result->guards[0].current_latency_ms;
         o.reason = reason_of(rate_ok, latency_ok);
         o.allowed = o.reason == R_ADMISSION_ALLOWED && result->success;
         o.server_id = result->server_id;

@@ -255,7 +255,11 @@ static inline void tu_fix_free(tu_fix_t *f) {
 }
 
 /* Send a client-encoded rate request with unique_id #n composed at now; when
- * p is given and a response came back, it must validate in the client. */
+ * p is given and a response came back, it must validate in the client, and a
+ * fresh answer (not a replay, which may answer an earlier request under the
+ * same unique_id) must answer the request block by block (rl_response_match:
+ * the request modified in place); p->rr.success is then the client's
+ * decision with the requested thresholds. */
 static inline sim_server_verdict_t tu_send(tu_fix_t *f, uint64_t now, uint32_t n, const r_latency_guard_t *g,
                                            size_t ng, const r_resource_request_t *r, size_t nr, tu_out_t *o,
                                            tu_parsed_t *p) {
@@ -266,6 +270,10 @@ static inline sim_server_verdict_t tu_send(tu_fix_t *f, uint64_t now, uint32_t n
     sim_server_verdict_t v = tu_handle(f->s, now, buf, len, o);
     if (p != NULL && (v == SIM_SRV_ANSWERED || v == SIM_SRV_REPLAYED)) {
         tu_parse_ok(&f->k, o->bytes, o->len, uid, sim_server_id(f->s), p);
+    }
+    rl_verdict_t mv;
+    if (p != NULL && v == SIM_SRV_ANSWERED && rl_response_match(&p->rr, g, ng, r, nr, &mv) != RL_VERDICT_OK) {
+        fail_msg("the server's response does not answer the request block by block: %s", mv.reason);
     }
     return v;
 }

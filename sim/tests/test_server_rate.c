@@ -129,6 +129,34 @@ static void test_guard_equal_to_threshold_denies_and_consumes_nothing(void **sta
     assert_int_equal(tu_res_at(&p, 0).actual_rate, 3); /* all 3 were still there */
 }
 
+/* r-client.md 5.2: two guards on one tracker with their own thresholds. The
+ * tracker's current latency is 50: the guard asking for < 100 passes, the one
+ * asking for < 10 fails, so the request is denied and consumes nothing
+ * (wire_protocol.md "Response Semantics"); each block keeps its own threshold
+ * (the response is the request modified in place). */
+static void test_two_guards_on_one_tracker_each_with_its_threshold(void **state) {
+    tu_fix_t *f = *state;
+    r_latency_guard_t g[2] = {tu_guard("db", 100, 10000, 100, 32, 1), tu_guard("db", 10, 10000, 100, 32, 1)};
+    r_service_latency_report_t s = tu_sample(&g[0], 50);
+    assert_int_equal(tu_send_report(f, TU_T0, 100, &s, 1), SIM_SRV_REPORT);
+    r_resource_request_t r = tu_resource("api", 1000, 3, 1);
+    tu_out_t o;
+    tu_parsed_t p;
+    assert_int_equal(tu_send(f, TU_T0 + 1, 1, g, 2, &r, 1, &o, &p), SIM_SRV_ANSWERED);
+    assert_false(o.result.allowed);
+    assert_false(p.rr.success);
+    assert_int_equal(tu_guard_at(&p, 0).current_latency, 50);
+    assert_int_equal(tu_guard_at(&p, 0).latency_threshold, 100);
+    assert_int_equal(tu_guard_at(&p, 1).current_latency, 50);
+    assert_int_equal(tu_guard_at(&p, 1).latency_threshold, 10);
+    assert_int_equal(tu_res_at(&p, 0).actual_rate, 0); /* denied: nothing consumed */
+    g[1].threshold_ms = 51;
+    assert_int_equal(tu_send(f, TU_T0 + 2, 2, g, 2, &r, 1, &o, &p), SIM_SRV_ANSWERED);
+    assert_true(o.result.allowed);
+    assert_true(p.rr.success);
+    assert_int_equal(tu_res_at(&p, 0).actual_rate, 1);
+}
+
 static void test_guard_without_samples_reads_zero(void **state) {
     tu_fix_t *f = *state;
     r_latency_guard_t g = tu_guard("cold", 1, 10000, 100, 32, 0);
@@ -221,6 +249,7 @@ int main(void) {
         ALL_MODES(test_resource_with_room_reports_zero_deficit),
         ALL_MODES(test_allowed_multi_resource_sums_tokens),
         ALL_MODES(test_guard_equal_to_threshold_denies_and_consumes_nothing),
+        ALL_MODES(test_two_guards_on_one_tracker_each_with_its_threshold),
         ALL_MODES(test_guard_without_samples_reads_zero),
         ALL_MODES(test_same_bucket_twice_in_one_request),
         ALL_MODES(test_rate_limit_zero_denies_everything),

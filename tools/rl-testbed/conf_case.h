@@ -48,6 +48,10 @@ typedef enum {
     CONF_VAR_WRONG_PDU_TYPE,
     CONF_VAR_MGMT_FLAG,
     CONF_VAR_REFLECTED_REQUEST,
+    CONF_VAR_RESOURCE_REPEATED,
+    CONF_VAR_RESOURCE_OMITTED,
+    CONF_VAR_RESOURCES_SWAPPED,
+    CONF_VAR_GUARD_REPEATED,
     CONF_VAR_COUNT
 } conf_variant_t;
 
@@ -58,6 +62,10 @@ typedef struct {
     conf_class_t cls;
     bool pre_seal;          /* applied to the plaintext before authentication */
     r_auth_type_t only_mode; /* R_AUTH_UNSPECIFIED: every mode */
+    uint8_t min_guards;      /* the request needs at least this many guards */
+    uint8_t min_resources;   /* ... and resources */
+    bool vs_request;         /* judged against the request's blocks: with no request in
+                                flight to compare (foreign or late), the class is correlation */
 } conf_variant_info_t;
 
 /* Variant v (CONF_VAR_NONE < v < CONF_VAR_COUNT). */
@@ -68,6 +76,7 @@ typedef struct {
     uint32_t at;             /* ms after t0 */
     int server;              /* index into the case's servers; -1 for timer and cancel */
     conf_variant_t variant;  /* CONF_EV_INVALID */
+    bool foreign_unique_id;  /* CONF_EV_INVALID: unique_id also altered (README "Invalid datagrams") */
     bool keep_port;          /* CONF_EV_RESPONSE; default true */
     uint16_t tokens_deficit[CONF_MAX_BLOCKS];  /* per request resource; default 0 */
     uint32_t actual_rate[CONF_MAX_BLOCKS];     /* default 1 */

@@ -169,6 +169,9 @@ static bool parse_variant(const json_t *ev, const vj_path_t *p, const conf_case_
             continue;
         if (info->only_mode != R_AUTH_UNSPECIFIED && info->only_mode != c->auth)
             return vj_fail(e, &q, "variant \"%s\" needs auth \"%s\"", info->name, modes[info->only_mode]);
+        if (c->n_guards < info->min_guards || c->n_resources < info->min_resources)
+            return vj_fail(e, &q, "variant \"%s\" needs a request with at least %u guards and %u resources",
+                           info->name, info->min_guards, info->min_resources);
         out->variant = (conf_variant_t)v;
         return true;
     }
@@ -180,7 +183,7 @@ static bool parse_event(const json_t *ev, const vj_path_t *p, const conf_case_t 
     static const char *const types[] = {"response", "invalid", "timer", "cancel"};
     static const char *const keys[][7] = {
         {"at", "type", "server", "keep_port", "resources", "guards", NULL},
-        {"at", "type", "server", "variant", NULL},
+        {"at", "type", "server", "variant", "foreign_unique_id", NULL},
         {"at", "type", NULL},
         {"at", "type", NULL},
     };
@@ -208,7 +211,8 @@ static bool parse_event(const json_t *ev, const vj_path_t *p, const conf_case_t 
                conf_opt_bool(ev, p, "keep_port", &out->keep_port, e) && reply_blocks(ev, p, c, out, e);
     case CONF_EV_INVALID:
         return conf_server_ref(ev, p, "server", c, &out->server, e) && reply_blocks(ev, p, c, out, e) &&
-               parse_variant(ev, p, c, out, e);
+               parse_variant(ev, p, c, out, e) &&
+               conf_opt_bool(ev, p, "foreign_unique_id", &out->foreign_unique_id, e);
     default:
         return true;
     }

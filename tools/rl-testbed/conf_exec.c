@@ -52,10 +52,16 @@ static bool fire_due(conf_host_t *h, uint64_t limit, char *err, size_t cap)
 }
 
 /* api.md "Datagrams and Timers": the code r_client_on_datagram owes a
- * datagram of this variant while its request is in flight. */
-static int expected_code(conf_variant_t v)
+ * datagram of this variant. matched: its unique_id is the request's and the
+ * request is in flight. Framing and authentication need no request, so
+ * malformed and auth classes keep their codes unmatched; a variant judged
+ * against the request's blocks is then just valid-looking (OK). */
+static int expected_code(conf_variant_t v, bool matched)
 {
-    switch (conf_variant_info(v)->cls) {
+    const conf_variant_info_t *info = conf_variant_info(v);
+    if (info->vs_request && !matched)
+        return RCLIENT_OK;
+    switch (info->cls) {
     case CONF_CLASS_MALFORMED: return RCLIENT_ERR_PROTOCOL;
     case CONF_CLASS_AUTH:
         return (v == CONF_VAR_BAD_TAG || v == CONF_VAR_BAD_CIPHERTEXT) ? RCLIENT_ERR_PROTOCOL : RCLIENT_ERR_AUTH;
@@ -80,9 +86,9 @@ static bool deliver(conf_host_t *h, const conf_event_t *ev, size_t i, exec_notes
     }
     bool was_pending = h->pending;
     int rc = conf_host_datagram(h, buf, len);
-    int want = expected_code(ev->variant);
-    /* After the request ended every datagram is foreign: ignored (OK) unless its framing already fails. */
-    bool ok = rc == want || (!was_pending && rc == RCLIENT_OK);
+    /* After the request ended every datagram matches nothing in flight. */
+    int want = expected_code(ev->variant, was_pending && !ev->foreign_unique_id);
+    bool ok = rc == want;
     n->n_datagrams++;
     if (!ok && n->codes[0] == '\0')
         vec_format(n->codes, sizeof n->codes, "events[%zu] (%s): r_client_on_datagram returned %s, want %s", i,

@@ -70,10 +70,54 @@ static bool fill_response(const conf_host_t *h, const conf_event_t *ev, uint8_t 
     return true;
 }
 
+/* Resource or guard block i of the plaintext response in buf. */
+static uint8_t *block_at(const conf_host_t *h, uint8_t *buf, bool guard, size_t i)
+{
+    size_t pdu = pdu_offset(h);
+    size_t g = pdu + RL_RATE_PDU_FIXED;
+    if (guard)
+        return buf + g + i * RL_GUARD_BLOCK_SIZE;
+    return buf + g + (size_t)rl_load_u16(buf + pdu + 8) * RL_GUARD_BLOCK_SIZE + i * RL_RESOURCE_BLOCK_SIZE;
+}
+
+/* The block-level variants (README "Invalid datagrams"): the framing stays
+ * valid, only the block-by-block answer to the request breaks. */
+static void alter_blocks(const conf_host_t *h, conf_variant_t v, uint8_t *buf, size_t *len)
+{
+    size_t pdu = pdu_offset(h);
+    uint8_t tmp[RL_RESOURCE_BLOCK_SIZE];
+    uint8_t *r0 = block_at(h, buf, false, 0), *r1 = block_at(h, buf, false, 1);
+    switch (v) {
+    case CONF_VAR_RESOURCE_REPEATED: memcpy(r1, r0, RL_RESOURCE_BLOCK_SIZE); break;
+    case CONF_VAR_RESOURCES_SWAPPED:
+        memcpy(tmp, r0, sizeof tmp);
+        memcpy(r0, r1, sizeof tmp);
+        memcpy(r1, tmp, sizeof tmp);
+        break;
+    case CONF_VAR_GUARD_REPEATED:
+        memcpy(block_at(h, buf, true, 1), block_at(h, buf, true, 0), RL_GUARD_BLOCK_SIZE);
+        break;
+    case CONF_VAR_RESOURCE_OMITTED: {
+        size_t n = rl_load_u16(buf + pdu + 10);
+        uint8_t *last = block_at(h, buf, false, n - 1);
+        memmove(last, last + RL_RESOURCE_BLOCK_SIZE, (size_t)(buf + *len - (last + RL_RESOURCE_BLOCK_SIZE)));
+        *len -= RL_RESOURCE_BLOCK_SIZE;
+        rl_store_u16(buf + pdu + 10, (uint16_t)(n - 1));
+        rl_store_u16(buf + pdu + 2, (uint16_t)(rl_load_u16(buf + pdu + 2) - RL_RESOURCE_BLOCK_SIZE));
+        break;
+    }
+    default: break;
+    }
+}
+
 /* Alterations on the plaintext, before authentication. */
 static void alter_pre(const conf_host_t *h, conf_variant_t v, uint8_t *buf, size_t *len)
 {
     size_t pdu = pdu_offset(h);
+    if (conf_variant_info(v)->vs_request) {
+        alter_blocks(h, v, buf, len);
+        return;
+    }
     switch (v) {
     case CONF_VAR_TRUNCATED: *len -= 4; break; /* pdu_size left as it was */
     case CONF_VAR_PDU_SIZE: rl_store_u16(buf + pdu + 2, (uint16_t)(rl_load_u16(buf + pdu + 2) + 4u)); break;
@@ -123,6 +167,8 @@ bool conf_host_build(conf_host_t *h, const conf_event_t *ev, uint8_t *out, size_
     if (!fill_response(h, ev, out, *out_len, err, cap))
         return false;
     alter_pre(h, ev->variant, out, out_len);
+    if (ev->foreign_unique_id)
+        out[RL_TENANT_OFF_UNIQUE_ID + 15] ^= 0xFFu; /* before sealing: the AES AAD covers it */
     uint8_t nonce[RL_AES_NONCE_LEN] = {0xA5};
     h->server_nonce++;
     rl_store_u32(nonce + 4, h->server_nonce); /* a fresh server nonce per response */

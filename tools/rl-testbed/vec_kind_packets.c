@@ -169,17 +169,23 @@ typedef struct {
     size_t label_len;
 } rate_in_t;
 
+bool vec_read_rate_blocks(const json_t *obj, const vj_path_t *path, r_latency_guard_t **guards, size_t *n_guards,
+                          r_resource_request_t **resources, size_t *n_resources, vj_err_t *e)
+{
+    void *g = NULL, *r = NULL;
+    bool ok = read_blocks(obj, path, "guards", sizeof(r_latency_guard_t), read_guard_v, &g, n_guards, e) &&
+              read_blocks(obj, path, "resources", sizeof(r_resource_request_t), read_resource_v, &r, n_resources,
+                          e);
+    *guards = g;
+    *resources = r;
+    return ok;
+}
+
 static bool read_rate_inputs(const json_t *input, const vj_path_t *path, rate_in_t *in, vj_err_t *e)
 {
-    void *guards = NULL, *resources = NULL;
     bool ok = vj_u32(input, path, "dedup_ttl_ms", &in->dedup_ttl_ms, e) &&
               vj_u8_max(input, path, "steering_feedback", 1, &in->steering_feedback, e) &&
-              read_blocks(input, path, "guards", sizeof(r_latency_guard_t), read_guard_v, &guards, &in->n_guards,
-                          e) &&
-              read_blocks(input, path, "resources", sizeof(r_resource_request_t), read_resource_v, &resources,
-                          &in->n_resources, e);
-    in->guards = guards;
-    in->resources = resources;
+              vec_read_rate_blocks(input, path, &in->guards, &in->n_guards, &in->resources, &in->n_resources, e);
     /* An absent or empty metrics label sends no TLV. */
     if (ok && json_object_get(input, "metrics_label_utf8") != NULL)
         ok = vj_string(input, path, "metrics_label_utf8", &in->label, &in->label_len, e);

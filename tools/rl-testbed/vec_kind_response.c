@@ -1,6 +1,13 @@
 /* vec_kind_response.c - adapter for rate_response: one received datagram
  * checked against one in-flight request (wire_protocol.md "rate_response PDU",
- * "Response Semantics"; r-client.md 6.2.1, 9.3.3 step 1). */
+ * "Response Semantics"; r-client.md 6.2.1, 9.3.3 step 1).
+ *
+ * Optional input `request` {guards, resources} (a compatible extension, in
+ * the rate_request_packet block shape): the request's own blocks. With it the
+ * datagram must also answer them block by block (rl_response_match; class
+ * malformed otherwise) and `success` is decided with the requested
+ * thresholds, as the client does. Without it the datagram is judged alone and
+ * `success` reads the echoed latency_threshold. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +23,11 @@ typedef struct {
     size_t n_trusted;
     uint8_t *packet;
     size_t packet_len;
+    bool has_request;
+    r_latency_guard_t *guards;
+    size_t n_guards;
+    r_resource_request_t *resources;
+    size_t n_resources;
 } resp_in_t;
 
 static bool read_trusted(const json_t *input, const vj_path_t *path, resp_in_t *in, vj_err_t *e)
@@ -37,11 +49,23 @@ static bool read_trusted(const json_t *input, const vj_path_t *path, resp_in_t *
     return true;
 }
 
+static bool read_request(const json_t *input, const vj_path_t *path, resp_in_t *in, vj_err_t *e)
+{
+    const json_t *req = NULL;
+    in->has_request = json_object_get(input, "request") != NULL;
+    if (!in->has_request)
+        return true;
+    if (!vj_object(input, path, "request", &req, e))
+        return false;
+    vj_path_t p = vj_path_key(path, "request");
+    return vec_read_rate_blocks(req, &p, &in->guards, &in->n_guards, &in->resources, &in->n_resources, e);
+}
+
 static bool read_inputs(const json_t *input, const vj_path_t *path, resp_in_t *in, vj_err_t *e)
 {
     return vj_hex_fixed(input, path, "request_unique_id_hex", in->unique_id, sizeof in->unique_id, e) &&
-           read_trusted(input, path, in, e) && vj_hex_alloc(input, path, "packet_hex", &in->packet,
-                                                             &in->packet_len, e);
+           read_trusted(input, path, in, e) &&
+           vj_hex_alloc(input, path, "packet_hex", &in->packet, &in->packet_len, e) && read_request(input, path, in, e);
 }
 
 static json_t *resource_json(const rl_rate_response_t *resp, size_t i)
@@ -100,6 +124,8 @@ static void parse_response(const r_auth_key_info_t *info, resp_in_t *in, vec_run
      * AES decrypts it in place. */
     rl_verdict_class_t cls = rl_parse_rate_response(&auth, in->packet, in->packet_len, in->unique_id,
                                                     in->trusted, in->n_trusted, &resp, &verdict);
+    if (cls == RL_VERDICT_OK && in->has_request)
+        cls = rl_response_match(&resp, in->guards, in->n_guards, in->resources, in->n_resources, &verdict);
     if (cls == RL_VERDICT_OK)
         vec_run_accept(run, response_json(&resp));
     else
@@ -127,6 +153,8 @@ void vec_kind_rate_response(const json_t *input, const vj_path_t *path, vec_run_
         }
     }
     free(in.trusted);
+    free(in.guards);
+    free(in.resources);
     if (in.packet != NULL)
         OPENSSL_cleanse(in.packet, in.packet_len); /* may hold decrypted plaintext */
     free(in.packet);

@@ -73,6 +73,14 @@ bool vec_parse_api_key(const json_t *input, const vj_path_t *path, r_auth_key_in
  * outside the C enum, which r_client_policy_schedule() rejects. */
 bool vec_read_policy(const json_t *obj, const vj_path_t *path, r_request_policy_t *pol, vj_err_t *e);
 
+/* Read obj.guards and obj.resources in the rate_request_packet block shape
+ * (guards {tracker_id_hex, ttl_ms, max_samples, buffer_size,
+ * min_sample_threshold, latency_threshold}, resources {bucket_id_hex,
+ * window_size_ms, rate_limit, tokens_requested}) into calloc'ed arrays the
+ * caller frees (also on failure; never NULL after a successful call). */
+bool vec_read_rate_blocks(const json_t *obj, const vj_path_t *path, r_latency_guard_t **guards, size_t *n_guards,
+                          r_resource_request_t **resources, size_t *n_resources, vj_err_t *e);
+
 /* Adapters, one per kind. */
 void vec_kind_bucket_id(const json_t *input, const vj_path_t *path, vec_run_t *run);
 void vec_kind_tracker_id(const json_t *input, const vj_path_t *path, vec_run_t *run);

@@ -453,14 +453,32 @@ def parse_rate_response(inp):
     if str(server_id) not in inp["trusted_server_ids"]:
         raise VecError("correlation", "untrusted server_id")
     gc, rc = struct.unpack_from("<HH", pdu, 8)
+    # With the optional input `request` the response must answer it block by block: it is the
+    # request modified in place with the counts copied ("rate_response PDU"), so block i keeps
+    # request block i's ID and identity fields (tracker settings; bucket window). The decision
+    # uses each guard's requested threshold (r-client.md 5.2: a threshold is a query, so one
+    # tracker may appear under several). Without `request` the datagram is judged alone.
+    req = inp.get("request")
+    if req is not None and (gc != len(req["guards"]) or rc != len(req["resources"])):
+        raise VecError("malformed", "block counts differ from the request's")
     guards, resources, ok = [], [], True
     for i in range(gc):
-        tid, _, _, _, _, threshold, current = struct.unpack_from("<16sIIIIII", pdu, 12 + 40 * i)
+        tid, ttl, ms, bs, mst, threshold, current = struct.unpack_from("<16sIIIIII", pdu, 12 + 40 * i)
+        if req is not None:
+            q = req["guards"][i]
+            if (hx(tid), ttl, ms, bs, mst) != (q["tracker_id_hex"], q["ttl_ms"], q["max_samples"],
+                                               q["buffer_size"], q["min_sample_threshold"]):
+                raise VecError("malformed", f"guard block {i} does not answer request guard {i}")
+            threshold = q["latency_threshold"]
         guards.append({"tracker_id_hex": hx(tid), "current_latency": current})
         ok = ok and current < threshold
     base = 12 + 40 * gc
     for i in range(rc):
-        bid, _, actual, deficit, _ = struct.unpack_from("<16sIIHH", pdu, base + 28 * i)
+        bid, window, actual, deficit, _ = struct.unpack_from("<16sIIHH", pdu, base + 28 * i)
+        if req is not None:
+            q = req["resources"][i]
+            if (hx(bid), window) != (q["bucket_id_hex"], q["window_size_ms"]):
+                raise VecError("malformed", f"resource block {i} does not answer request resource {i}")
         resources.append({"bucket_id_hex": hx(bid), "tokens_deficit": deficit, "actual_rate": actual})
         ok = ok and deficit == 0
     return {"server_id": str(server_id), "keep_port": steering == 1, "success": ok,
@@ -1282,11 +1300,18 @@ def gen_rate_response():
                                        "not the request's, or server_id (tenant key_id) not in the trusted set "
                                        "(full 64-bit compare)",
                         "Precedence": "several rules break; the class is the first of malformed, auth, correlation",
+                        "Request": "input.request (optional, rate_request_packet block shape) gives the request's "
+                                   "blocks: block i must answer request block i (same ID, tracker settings or "
+                                   "window; counts equal), else malformed; success uses each guard's requested "
+                                   "latency_threshold, not the echo (docs/spec-notes.md \"Rate responses\")",
+                        "RepeatedTracker": "two guards on one tracker with different thresholds (r-client.md 5.2)",
                     })
 
-    def add(comment, flags, mode, pkt, want, uid=UID, trusted=None, key=None):
+    def add(comment, flags, mode, pkt, want, uid=UID, trusted=None, key=None, request=None):
         inp = {"key": key or KEYS[mode], "request_unique_id_hex": hx(uid),
                "trusted_server_ids": TRUSTED if trusted is None else trusted, "packet_hex": hx(pkt)}
+        if request is not None:
+            inp["request"] = request
         vf.add_computed(comment, flags, inp, want, parse_rate_response)
 
     g_ok = rr_guard("inventory-backend", 100, 12)
@@ -1415,7 +1440,56 @@ def gen_rate_response():
         flip(rr_packet("aes", base, t_pad=1), 60), "malformed")
     add("aes: PDU kind 0x5452 and tenant_mgmt_flag 1 and untrusted: correlation", ["Precedence"], "aes",
         rr_packet("aes", rr_pdu([g_ok], [r_ok], pdu_type=PDU_RATE_REQUEST), mgmt=1, server_id=5), "correlation")
+    add_request_vectors(add)
     return vf
+
+
+def add_request_vectors(add):
+    """rate_response vectors with input.request: block-by-block answers (flag Request)."""
+    g100, g10 = make_guard("inventory-backend", latency_threshold=100), make_guard("inventory-backend",
+                                                                                  latency_threshold=10)
+    g_other = make_guard("payments-backend", latency_threshold=100)
+    ra, rb = make_resource("bucket-a"), make_resource("bucket-b")
+    two_guards = {"guards": [g100, g10], "resources": []}
+    a_b = {"guards": [], "resources": [ra, rb]}
+
+    def res(r, deficit=0, actual=1):
+        return struct.pack("<16sIIHH", bytes.fromhex(r["bucket_id_hex"]), r["window_size_ms"], actual, deficit, 0)
+
+    echo_1000 = dict(g10, latency_threshold=1000)
+    other_samples = dict(g10, max_samples=101)
+    for M in ("cookie", "aes"):
+        add(f"{M}: one tracker, thresholds 100 and 10, current 50 for both: guard 1 fails", ["Request",
+            "RepeatedTracker", "Deny"], M, rr_packet(M, rr_pdu([guard_block(g100, 50), guard_block(g10, 50)], [])),
+            "valid", request=two_guards)
+        add(f"{M}: one tracker, thresholds 100 and 10, current 9 for both: allow", ["Request", "RepeatedTracker",
+            "Allow"], M, rr_packet(M, rr_pdu([guard_block(g100, 9), guard_block(g10, 9)], [])), "valid",
+            request=two_guards)
+        echoed = rr_packet(M, rr_pdu([guard_block(g100, 50), guard_block(echo_1000, 50)], []))
+        add(f"{M}: threshold echo rewritten to 1000, judged with the requested 10: deny", ["Request",
+            "RepeatedTracker", "Deny"], M, echoed, "valid", request=two_guards)
+        add(f"{M}: the same datagram alone (no request): the echo is all there is, allow", ["RepeatedTracker",
+            "Allow"], M, echoed, "valid")
+        add(f"{M}: request {{A, B}}, honest answer, B short by 4", ["Request", "Deny"], M,
+            rr_packet(M, rr_pdu([], [res(ra), res(rb, 4)])), "valid", request=a_b)
+        add(f"{M}: request {{A, B}}, response repeats A and omits B", ["Request", "Malformed"], M,
+            rr_packet(M, rr_pdu([], [res(ra), res(ra)])), "malformed", request=a_b)
+        add(f"{M}: request {{A, B}}, response in the order B, A", ["Request", "Malformed"], M,
+            rr_packet(M, rr_pdu([], [res(rb), res(ra)])), "malformed", request=a_b)
+        add(f"{M}: request {{A, B}}, response carries only A (resource_count 1)", ["Request", "Malformed"], M,
+            rr_packet(M, rr_pdu([], [res(ra)])), "malformed", request=a_b)
+        add(f"{M}: guard 1 names the tracker with another max_samples", ["Request", "Malformed"], M,
+            rr_packet(M, rr_pdu([guard_block(g100, 1), guard_block(other_samples, 1)], [])), "malformed",
+            request=two_guards)
+        add(f"{M}: guards of two trackers swapped", ["Request", "Malformed"], M,
+            rr_packet(M, rr_pdu([guard_block(g_other, 1), guard_block(g100, 1)], [])), "malformed",
+            request={"guards": [g100, g_other], "resources": []})
+        add(f"{M}: bucket A requested twice, answered at both positions", ["Request", "Deny"], M,
+            rr_packet(M, rr_pdu([], [res(ra), res(ra, 2)])), "valid", request={"guards": [], "resources": [ra, ra]})
+    add("cookie: response repeats A and unique_id wrong: correlation (no request to compare)", ["Request",
+        "Precedence"], "cookie", rr_packet("cookie", rr_pdu([], [res(ra), res(ra)]),
+                                           uid=bytes.fromhex("00004c2fd0624dea93a44654506faba8")),
+        "correlation", request=a_b)
 
 
 # ---------------------------------------------------------------------------
