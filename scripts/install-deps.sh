@@ -2,7 +2,7 @@
 # Installs the Debian packages the build, tests and vector tools need, when missing.
 # Safe to run repeatedly; does nothing when everything is present.
 set -euo pipefail
-pkgs=(build-essential cmake clang pkg-config libssl-dev libb2-dev libcmocka-dev
+pkgs=(build-essential cmake clang pkg-config libssl-dev libb2-dev libcmocka-dev libc-ares-dev dnsmasq-base
       libjansson-dev python3 python3-cryptography valgrind gcovr ccache)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 build="${1:-build/default}"
 passed=0
 failed=0
-for t in "$build"/core/tests/test_* "$build"/sim/sim_test_*; do
+for t in "$build"/core/tests/test_* "$build"/core/tests/runtime/test_* "$build"/sim/sim_test_*; do
     [ -x "$t" ] && [ -f "$t" ] || continue
     log="$(mktemp)"
     if valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite,indirect \

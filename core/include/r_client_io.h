@@ -59,6 +59,16 @@ typedef struct {
     /* Random source for unique_id, AES nonces and refresh jitter; NULL selects
      * OpenSSL RAND_bytes. A failure fails closed (nothing sent, RCLIENT_ERR_AUTH). */
     r_random_fn random;
+    /* Optional batch send (fan-out): send the same datagram data[0..len) to
+     * to[0..n), in order, in as few system calls as the host can (one
+     * sendmmsg). Returns how many leading destinations were handed to the
+     * network: n on success; a smaller value k means to[k] failed and
+     * to[k+1..n) were not attempted. NULL: the core calls udp_send once per
+     * destination. When set, the core uses it for every fan-out (request
+     * submit, replays, completion delivery, latency reports) and udp_send for
+     * nothing else; udp_send stays required. Added after the first release:
+     * hosts that zero-initialise r_io_ops_t get NULL. */
+    size_t (*udp_send_batch)(void *ctx, const r_addr_t *const *to, size_t n, const uint8_t *data, size_t len);
 } r_io_ops_t;
 
 /* ---- Resolver hooks (r-client.md 3.1, 9.4; api.md "DNS Refresh") ----------

@@ -76,6 +76,7 @@ struct r_admission_request {
     const char *metrics_label;
     r_admission_cb cb;
     void *user_data;
+    bool executed;                  /* protected work ran (r_runtime_admission_run_and_report) */
 };
 
 /* Fill cfg with the api.md defaults; every name is "rl-c-client-example".

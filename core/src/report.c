@@ -48,10 +48,8 @@ int r_client_report_latency(r_client_t *client, const r_service_latency_report_t
     if (rc == RCLIENT_OK && rl_auth_seal(&client->auth, buf, len, nonce) != RCLIENT_OK) {
         rc = RCLIENT_ERR_AUTH;
     }
-    for (size_t i = 0; rc == RCLIENT_OK && i < snap->count; i++) {
-        if (client->io.udp_send(client->io.ctx, &snap->members[i].addr, buf, len) != 0) {
-            rc = RCLIENT_ERR_IO; /* api.md: the loop stops at the first failing send */
-        }
+    if (rc == RCLIENT_OK) {
+        rc = rl_client_fanout(client, snap, NULL, buf, len, false); /* api.md: stops at the first failing send */
     }
     /* A cookie datagram carries the cookie: it must not outlive the call in
      * this stack frame. len is 0 when nothing was encoded. */

@@ -170,12 +170,10 @@ static int submit(r_client_t *c, const r_resource_request_t *resources, size_t r
         rl_request_free(req);
         return rc;
     }
-    for (size_t i = 0; i < snap->count; i++) {
-        if (c->io.udp_send(c->io.ctx, &snap->members[i].addr, req->dgram, req->dgram_len) != 0) {
-            rl_reqtable_remove(&c->inflight, req);
-            rl_request_free(req);
-            return RCLIENT_ERR_IO;
-        }
+    if (rl_client_fanout(c, snap, NULL, req->dgram, req->dgram_len, false) != RCLIENT_OK) {
+        rl_reqtable_remove(&c->inflight, req);
+        rl_request_free(req);
+        return RCLIENT_ERR_IO;
     }
     rl_request_start(req);
     *out_req = req;

@@ -53,16 +53,8 @@ uint64_t rl_request_deadline(const r_client_req_t *req) {
  * towards one server does not skip the others. */
 static int send_to_missing(r_client_req_t *req, bool keep_going) {
     r_client_t *c = req->client;
-    for (size_t i = 0; i < req->snapshot->count; i++) {
-        if (req->responded[i]) {
-            continue;
-        }
-        if (c->io.udp_send(c->io.ctx, &req->snapshot->members[i].addr, req->dgram, req->dgram_len) != 0 &&
-            !keep_going) {
-            return RCLIENT_ERR_IO;
-        }
-    }
-    return RCLIENT_OK;
+    int rc = rl_client_fanout(c, req->snapshot, req->responded, req->dgram, req->dgram_len, keep_going);
+    return keep_going ? RCLIENT_OK : rc;
 }
 
 void rl_request_free(r_client_req_t *req) {

@@ -79,6 +79,14 @@ int rl_client_fresh_unique_id(r_client_t *c, uint8_t unique_id[16]);
  * RCLIENT_OK or RCLIENT_ERR_AUTH (rl_client_fresh_unique_id failed). */
 int rl_client_new_header(r_client_t *c, rl_tenant_header_t *hdr, uint64_t now_ms);
 
+/* Fan-out (fanout.c): send data[0..len) to every member of snap whose skip
+ * flag is 0 (skip may be NULL: all), through io.udp_send_batch when the host
+ * set it, else one io.udp_send each. keep_going: a failure towards one server
+ * does not skip the later ones. Returns RCLIENT_OK, or RCLIENT_ERR_IO when a
+ * send failed (without keep_going, nothing after it was attempted). */
+int rl_client_fanout(r_client_t *c, const rl_snapshot_t *snap, const uint8_t *skip, const uint8_t *data, size_t len,
+                     bool keep_going);
+
 /* Request state machine (request_fsm.c). */
 /* Arm round 0 (after the initial fan-out). */
 void rl_request_start(r_client_req_t *req);

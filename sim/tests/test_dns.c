@@ -82,7 +82,7 @@ static void create_client(void *ctx, uint64_t arg, void *ptr) {
     memset(&cfg, 0, sizeof cfg);
     cfg.tenant.dns_name = e->zone[arg] != NULL ? e->zone[arg] : ZONE;
     cfg.tenant.auth.secret = KEY;
-    r_io_ops_t io = {e, io_send, io_now_ms, NULL, NULL, io_random};
+    r_io_ops_t io = {.ctx = e, .udp_send = io_send, .now_ms = io_now_ms, .random = io_random};
     r_resolver_ops_t res = sim_dns_resolver(e->dns, (uint32_t)arg);
     if (arg == 0 && e->wrap) {
         e->inner = res;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "conf_runner.h"
 #include "vec_runner.h"
 #ifdef RL_WITH_SIM
@@ -26,6 +27,7 @@ static int cmd_conformance(int argc, char **argv);
 static const command_t commands[] = {
     {"vectors", cmd_vectors, "run known-answer vector files (schema ratelimitly-vectors/v1)"},
     {"conformance", cmd_conformance, "the conformance gate: every vector file, HA decision case and simulator trace"},
+    {"check", rl_cmd_check, "one rate-limit decision (or a load) over real UDP, on the public runtime"},
 #ifdef RL_WITH_SIM
     {"sim", rl_cmd_sim, "run simulator traces (docs/traces.md): the client core against simulated servers"},
 #endif
