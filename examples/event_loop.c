@@ -19,6 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <openssl/crypto.h>
+
 #include "r_client.h"
 
 typedef struct {
@@ -76,6 +78,23 @@ static int parse_server(const char *spec, r_server_endpoint_t *out) {
 }
 
 /* ---- the loop: deliver datagrams, then deadlines ---------------------------- */
+
+/* A bounded batch of readable datagrams, delivered before a simultaneous
+ * deadline (r-client.md 9.3.3). A cookie-mode datagram carries the cookie in
+ * its auth TLV (wire_protocol.md "Auth Header"), so each one is wiped from
+ * this stack buffer as soon as the core has seen it. */
+static void deliver_readable(r_client_t *client, host_t *h) {
+    uint8_t buf[1500];
+    for (int i = 0; i < 16 && !h->done; i++) {
+        ssize_t len = recv(h->fd, buf, sizeof buf, MSG_DONTWAIT);
+        if (len < 0) {
+            break;
+        }
+        (void)r_client_on_datagram(client, buf, (size_t)len); /* non-OK codes are noise counters */
+        OPENSSL_cleanse(buf, (size_t)len);
+    }
+}
+
 static void run(r_client_t *client, host_t *h, r_client_req_t *req) {
     while (!h->done) {
         uint64_t now = host_now_ms(NULL);
@@ -90,15 +109,8 @@ static void run(r_client_t *client, host_t *h, r_client_req_t *req) {
             h->status = RCLIENT_ERR_IO;
             break;
         }
-        /* A bounded batch of readable datagrams before a simultaneous deadline
-         * (r-client.md 9.3.3). */
-        for (int i = 0; i < 16 && !h->done && (p.revents & POLLIN); i++) {
-            uint8_t buf[1500];
-            ssize_t len = recv(h->fd, buf, sizeof buf, MSG_DONTWAIT);
-            if (len < 0) {
-                break;
-            }
-            (void)r_client_on_datagram(client, buf, (size_t)len); /* non-OK codes are noise counters */
+        if (p.revents & POLLIN) {
+            deliver_readable(client, h);
         }
         if (!h->done) {
             /* Re-query: a valid non-oldest response can move the deadline earlier. */
@@ -107,6 +119,7 @@ static void run(r_client_t *client, host_t *h, r_client_req_t *req) {
     }
 }
 
+#ifndef EVENT_LOOP_NO_MAIN /* examples/test_event_loop_wipe.c includes this file */
 int main(int argc, char **argv) {
     if (argc < 3) {
         fprintf(stderr, "usage: %s CREDENTIAL SERVER_ID@IPV4:PORT [...]\n", argv[0]);
@@ -170,3 +183,4 @@ int main(int argc, char **argv) {
     close(h.fd);
     return exit_code;
 }
+#endif

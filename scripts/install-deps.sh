@@ -3,7 +3,7 @@
 # Safe to run repeatedly; does nothing when everything is present.
 set -euo pipefail
 pkgs=(build-essential cmake clang pkg-config libssl-dev libb2-dev libcmocka-dev libc-ares-dev dnsmasq-base
-      libjansson-dev python3 python3-cryptography valgrind gcovr ccache)
+      bind9-dnsutils libjansson-dev python3 python3-cryptography valgrind gcovr ccache)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# Runs every cmocka unit-test executable (core and simulator) under valgrind
+# Runs every cmocka unit-test executable (core, simulator, serve) under valgrind
 # memcheck; any error or definite/indirect leak fails the run.
 # usage: scripts/valgrind.sh [BUILD_DIR]   (default build/default, already built)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-build/default}"
+# The oracle property tests run 200 seeds per configuration in ctest; under
+# valgrind 20 seeds check the same code paths for memory errors.
+export SIM_PROPERTY_SEEDS="${SIM_PROPERTY_SEEDS:-20}"
 passed=0
 failed=0
-for t in "$build"/core/tests/test_* "$build"/core/tests/runtime/test_* "$build"/sim/sim_test_*; do
+for t in "$build"/core/tests/test_* "$build"/core/tests/runtime/test_* "$build"/sim/sim_test_* \
+    "$build"/serve/tests/serve_test_*; do
     [ -x "$t" ] && [ -f "$t" ] || continue
     log="$(mktemp)"
     if valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite,indirect \

@@ -1,9 +1,11 @@
 /* bench_sim.c - simulator throughput: runs a trace (default: the 3-server,
- * 1,000,000-request trace sim/traces/bench/throughput_3srv.json) and prints
- * engine events per wall second, simulated logical requests per wall second,
- * and the peak resident set size. Targets (issue "simulator"): >= 1,000,000
- * events/s and >= 100,000 requests/s on this 2-core machine; a 1,000,000-request
- * run under 500 MB RSS.
+ * 1,000,000-request trace sim/traces/bench/throughput_3srv.json; the 4,000,000
+ * request sim/traces/bench/throughput_3srv_4m.json for scale) and prints
+ * engine events per wall second and per CPU second, simulated logical
+ * requests per wall second, and the peak resident set size. Targets (issue
+ * "simulator as a measuring instrument"): >= 2,500,000 events/s on the 1M
+ * trace; the 4M trace within 4.5x the 1M time; memory bounded by the live
+ * window (the 4M peak close to the 1M peak).
  *
  * usage: sim_bench [TRACE.json] [--seed N] */
 #define _POSIX_C_SOURCE 200809L
@@ -56,17 +58,20 @@ int main(int argc, char **argv) {
     double secs = wall() - t0;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
+    double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+                 (double)ru.ru_stime.tv_usec / 1e6;
     printf("sim_bench: %s (%zu servers, %zu clients), seed %" PRIu64 "\n", path, cfg.n_servers, cfg.n_clients, r.seed);
     printf("  wall time             %10.2f s\n", secs);
     printf("  engine events         %10" PRIu64 "  -> %.0f events/s\n", r.events, (double)r.events / secs);
     printf("  logical requests      %10" PRIu64 "  -> %.0f requests/s (decided %" PRIu64 ")\n", r.metrics.submitted,
            (double)r.metrics.submitted / secs, r.metrics.decided);
+    printf("  CPU time              %10.2f s  -> %.0f events per CPU second (load, parse and run)\n", cpu,
+           (double)r.events / cpu);
     printf("  peak RSS              %10.1f MB\n", (double)ru.ru_maxrss / 1024.0);
     printf("  digest                %s\n", r.digest);
-    double eps = (double)r.events / secs, rps = (double)r.metrics.submitted / secs, mb = (double)ru.ru_maxrss / 1024.0;
-    printf("targets: >= 1000000 events/s %s, >= 100000 requests/s %s, < 500 MB for 1,000,000 requests %s\n",
-           eps >= 1e6 ? "met" : "MISSED", rps >= 1e5 ? "met" : "MISSED",
-           mb < 500.0 ? "met" : "MISSED");
+    double eps = (double)r.events / secs, mb = (double)ru.ru_maxrss / 1024.0;
+    printf("targets: >= 2500000 events/s %s (per CPU second: %s), < 500 MB %s\n", eps >= 2.5e6 ? "met" : "MISSED",
+           (double)r.events / cpu >= 2.5e6 ? "met" : "MISSED", mb < 500.0 ? "met" : "MISSED");
     printf("(wall-clock figures: a loaded machine lowers them; compare CPU time with `time`)\n");
     sim_result_free(&r);
     sim_config_free(&cfg);

@@ -445,7 +445,8 @@ RCLIENT_API int r_client_on_timeout(r_client_t *client, r_client_req_t *req, uin
 
 /* Deliver one received datagram (api.md "Datagrams and Timers").
  * Informational returns (the request stays in flight): RCLIENT_ERR_PROTOCOL
- * (malformed, AES tag failure, or a response whose blocks do not answer its
+ * (malformed, including an empty datagram and one over R_CLIENT_MAX_DATAGRAM
+ * bytes; AES tag failure; or a response whose blocks do not answer its
  * request's block by block), RCLIENT_ERR_AUTH (wrong auth TLV type, cookie
  * mismatch). These are returned whether or not the datagram's unique_id
  * matches an in-flight request: framing and authentication need only the

@@ -22,5 +22,9 @@ void sim_config_free(sim_config_t *cfg) {
     free(cfg->dns);
     free(cfg->faults);
     free(cfg->expects);
+    for (size_t i = 0; i < cfg->n_sample_tables; i++) {
+        free(cfg->sample_tables[i]);
+    }
+    free(cfg->sample_tables);
     memset(cfg, 0, sizeof *cfg);
 }

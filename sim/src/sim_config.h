@@ -21,6 +21,8 @@ typedef struct {
     uint32_t processing_us;           /* per-datagram processing delay */
     uint32_t processing_jitter_us;
     int64_t clock_skew_ms;            /* server clock = run clock + skew */
+    int32_t clock_drift_ppm;          /* + drift: the clock gains ppm microseconds per second of run time */
+    uint32_t queue_capacity;          /* > 0: one FIFO service queue of this many datagrams (overload) */
 } sim_server_cfg_t;
 
 typedef struct {
@@ -66,6 +68,9 @@ typedef struct {
     r_dns_refresh_config_t dns_refresh;
     bool use_dns;                     /* false: explicit endpoints = every server in DNS epoch 0 */
     int64_t clock_skew_ms;
+    int32_t clock_drift_ppm;          /* as for servers */
+    bool timer_late;                  /* timers fire late by a draw of timer_delay */
+    sim_latency_t timer_delay;
     sim_arrival_kind_t arrival;
     double rate_per_s;                /* Poisson */
     uint64_t *script_ms;              /* scripted submit times (owned) */
@@ -105,8 +110,18 @@ typedef enum {
     SIM_FAULT_DEDUP_DEGRADE = 5,  /* target server; p = loss probability, value = capacity */
     SIM_FAULT_DEDUP_HEAL = 6,     /* target server */
     SIM_FAULT_SKEW = 7,           /* target client or server; value = new skew ms (signed) */
-    SIM_FAULT_STEERING = 8        /* target server; value = sim_steer_mode_t, p = change probability */
+    SIM_FAULT_STEERING = 8,       /* target server; value = sim_steer_mode_t, p = change probability */
+    SIM_FAULT_INJECT = 9,         /* target client, link.from server; dir = sim_inject_class_t, value = count */
+    SIM_FAULT_FAILURES = 10       /* target node: random failures (MTBF/MTTR) until until_ms */
 } sim_fault_kind_t;
+
+/* Datagrams a fault injects into a client as if from a server. */
+typedef enum {
+    SIM_INJECT_INVALID = 0,        /* random bytes */
+    SIM_INJECT_FORGED = 1,         /* the server's last response to the client, a byte of its auth value flipped */
+    SIM_INJECT_REPLAYED = 2,       /* that response again, unchanged */
+    SIM_INJECT_WRONG_IDENTITY = 3  /* that response with another server_id in its key_id */
+} sim_inject_class_t;
 
 typedef struct {
     uint64_t at_ms;
@@ -117,6 +132,7 @@ typedef struct {
     bool on;
     double p;
     int64_t value;
+    uint64_t mtbf_ms, mttr_ms, until_ms; /* SIM_FAULT_FAILURES */
 } sim_fault_cfg_t;
 
 typedef enum {
@@ -151,6 +167,8 @@ typedef struct {
     sim_link_cfg_t *links; size_t n_links;
     sim_dns_epoch_cfg_t *dns; size_t n_dns;
     sim_fault_cfg_t *faults; size_t n_faults;
+    uint32_t **sample_tables; size_t n_sample_tables; /* empirical latency samples (sim_latency_t.samples) */
+    char shared_loss[64][SIM_NAME_MAX]; size_t n_shared_loss; /* names of shared Gilbert-Elliott chains */
     sim_expect_cfg_t *expects; size_t n_expects;
 } sim_config_t;
 

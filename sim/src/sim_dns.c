@@ -66,7 +66,16 @@ struct sim_dns {
     size_t n_clients;
     pending_t *live; /* owed or awaiting their event */
     sim_dns_stats_t stats;
+    sim_dns_srv_observer_fn observer;
+    void *observer_ctx;
 };
+
+void sim_dns_set_observer(sim_dns_t *dns, sim_dns_srv_observer_fn fn, void *ctx) {
+    if (dns != NULL) {
+        dns->observer = fn;
+        dns->observer_ctx = ctx;
+    }
+}
 
 sim_dns_t *sim_dns_new(sim_engine_t *engine, sim_log_t *log, const char *srv_name, uint32_t latency_us,
                        uint32_t timeout_us) {
@@ -219,6 +228,9 @@ static void answer_srv(sim_dns_t *dns, pending_t *p) {
     }
     p->answered = true;
     log_answer(dns, p, 0, n);
+    if (dns->observer != NULL) {
+        dns->observer(dns->observer_ctx, p->client, e != NULL ? e->records : NULL, n);
+    }
     r_client_dns_srv_done(p->query, 0, n != 0 ? dns->scratch : NULL, n);
 }
 

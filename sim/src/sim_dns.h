@@ -81,4 +81,10 @@ void sim_dns_flush(sim_dns_t *dns);
 
 const sim_dns_stats_t *sim_dns_stats(const sim_dns_t *dns);
 
+/* Called with every successful SRV answer just before the client gets it
+ * (records valid during the call only): lets the world track which server_id
+ * each client believes each address has. fn NULL: no observer. */
+typedef void (*sim_dns_srv_observer_fn)(void *ctx, uint32_t client, const sim_dns_record_t *records, size_t n);
+void sim_dns_set_observer(sim_dns_t *dns, sim_dns_srv_observer_fn fn, void *ctx);
+
 #endif /* SIM_DNS_H */

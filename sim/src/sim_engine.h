@@ -15,8 +15,11 @@ typedef uint64_t sim_time_t; /* microseconds since the start of the run */
 
 /* ---- Random streams -----------------------------------------------------------
  * Generator: xoshiro256** (Blackman & Vigna), state seeded with splitmix64.
- * Every consumer owns a stream derived from (run seed, stream id), so adding a
- * random draw in one component never shifts the draws of another. */
+ * Common random numbers: every entity (a link, a client, a server, a fault
+ * process) owns one stream per purpose, derived from (run seed, entity kind,
+ * entity index << 8 | purpose) by sim_rng_entity, so what one entity draws
+ * never shifts the draws of another, and one purpose of an entity never shifts
+ * another purpose (docs/traces.md "Random numbers"). */
 typedef struct {
     uint64_t s[4];
 } sim_rng_t;
@@ -31,6 +34,28 @@ enum {
     SIM_STREAM_FAULT = 6
 };
 
+/* Purposes within one entity (the low 8 bits of the index). */
+enum {
+    SIM_PURPOSE_LOSS = 0,        /* link: Bernoulli / Gilbert-Elliott loss draw */
+    SIM_PURPOSE_STATE = 1,       /* link: Gilbert-Elliott state transition */
+    SIM_PURPOSE_DUPLICATE = 2,   /* link: duplication */
+    SIM_PURPOSE_LATENCY = 3,     /* link: one-way delay draw and jitter */
+    SIM_PURPOSE_REORDER = 4,     /* link: reorder */
+    SIM_PURPOSE_PROCESSING = 5,  /* link into a server: the server's processing jitter for it */
+    SIM_PURPOSE_CORE = 16,       /* client: the core's random hook (unique_id, nonces, DNS jitter) */
+    SIM_PURPOSE_ARRIVALS = 17,   /* client: arrival gaps */
+    SIM_PURPOSE_MIX = 18,        /* client: request mix choice */
+    SIM_PURPOSE_SERVICE = 19,    /* client: service time of admitted work */
+    SIM_PURPOSE_TIMER = 20,      /* client: how late the host delivers a timer */
+    SIM_PURPOSE_SERVER = 32      /* server: its own stream (sim_server_new) */
+};
+
+/* The stream of (seed, kind, entity, purpose): sim_rng_seed(r, seed, kind, entity << 8 | purpose). */
+void sim_rng_entity(sim_rng_t *r, uint64_t seed, uint64_t kind, uint64_t entity, uint32_t purpose);
+/* A stateless keyed draw in [0, 1): a pure function of (key, a, b), for draws
+ * that belong to one request identity (a server's dedup loss and random
+ * steering), so they do not depend on the traffic of other clients. */
+double sim_rng_keyed_unit(uint64_t key, uint64_t a, uint64_t b);
 void sim_rng_seed(sim_rng_t *r, uint64_t seed, uint64_t stream, uint64_t index);
 uint64_t sim_rng_u64(sim_rng_t *r);
 uint64_t sim_rng_below(sim_rng_t *r, uint64_t n);  /* uniform in [0, n), unbiased; 0 when n == 0 */
@@ -53,7 +78,12 @@ typedef enum {
     SIM_LOG_DNS = 7,        /* a: client, b: query kind, c: answer size or failure */
     SIM_LOG_FAULT = 8,      /* a: fault kind, b: target, c: parameter */
     SIM_LOG_REPORT = 9,     /* a: client, b: reports, c: sent */
-    SIM_LOG_STEERING = 10   /* a: client, b: server_id low bits, c: 0 */
+    SIM_LOG_STEERING = 10,  /* a: client, b: server_id low bits, c: 0 */
+    SIM_LOG_XMIT = 11,      /* a: client, b: request seq (report seq for class 3), c: class << 32 | dst node */
+    SIM_LOG_SHAPE = 12,     /* a: client, b: request seq, c: mix index */
+    SIM_LOG_SREQ = 13,      /* a: server, b: client, c: request seq (follows its "server" record) */
+    SIM_LOG_SREP = 14,      /* a: server, b: client, c: report seq (follows its "server" record) */
+    SIM_LOG_RSHAPE = 15     /* a: client, b: report seq, c: mix index << 32 | observed latency (ms) */
 } sim_log_kind_t;
 
 typedef struct sim_log sim_log_t;

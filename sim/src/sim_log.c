@@ -49,7 +49,8 @@ void sim_log_free(sim_log_t *log) {
 
 static const char *kind_name(sim_log_kind_t kind) {
     static const char *const names[] = {NULL,    "submit", "send",  "drop",   "deliver", "server",
-                                        "decision", "dns", "fault", "report", "steering"};
+                                        "decision", "dns", "fault", "report", "steering",
+                                        "xmit",  "shape",  "sreq",  "srep",   "rshape"};
     if ((unsigned)kind >= sizeof names / sizeof names[0] || names[kind] == NULL) {
         return "unknown";
     }

@@ -64,13 +64,14 @@ static sim_window_t *win_get(sim_windowmap_t *m, uint64_t key_id, const uint8_t 
     return s;
 }
 
-/* Windows are fixed, aligned to multiples of window_size_ms on the run clock,
- * per tenant (key_id) and bucket; a request counts in the window of its grant:
- * the first time a server decided it (run_ms). */
-int sim_metrics_allowed_tokens(sim_world_t *w, uint64_t key_id, const sim_shape_t *shape, uint64_t run_ms) {
+/* Windows are fixed, aligned to multiples of window_size_ms, per tenant
+ * (key_id) and bucket; an allowed request counts in the window of the grant
+ * the application uses, on the clock of the server that made it (clock_ms,
+ * docs/traces.md "Over-consumption"). */
+int sim_metrics_allowed_tokens(sim_world_t *w, uint64_t key_id, const sim_shape_t *shape, uint64_t clock_ms) {
     for (size_t i = 0; i < shape->n_res; i++) {
         const r_resource_request_t *r = &shape->res[i];
-        uint64_t win = r->window_size_ms ? run_ms / r->window_size_ms : 0;
+        uint64_t win = r->window_size_ms ? clock_ms / r->window_size_ms : 0;
         sim_window_t *s = win_get(&w->windows, key_id, r->bucket_id, win, r->rate_limit);
         if (s == NULL) return -1;
         s->tokens += r->tokens_requested;
@@ -85,7 +86,7 @@ static bool servers_differ(uint64_t allow, uint64_t deny) {
 }
 
 void sim_metrics_forget(sim_world_t *w, const sim_req_t *r) {
-    if (!r->decided) return;
+    if (!r->decided || r->is_report) return;
     if (servers_differ(r->allow_mask, r->deny_mask)) {
         w->m.disagreed++;
         if (r->status == RCLIENT_OK) {
@@ -194,14 +195,21 @@ static const metric_desc_t METRICS[] = {
     U(overconsumed_windows, "(bucket, window) pairs over their limit"),
     U(datagrams_sent, "datagrams sent by clients"),
     U(datagrams_lost, "datagrams lost, both directions (loss, down, partition)"),
+    U(queue_drops, "datagrams dropped by a full server queue"),
+    U(down_drops, "datagrams reaching a server in restart downtime"),
     U(replays_sent, "replay datagrams"),
     U(completion_sends, "completion-delivery datagrams"),
     U(duplicate_deliveries, "server dedup hits"),
     U(reprocessed, "same unique_id decided afresh twice by one server"),
     D(dedup_utilization, "peak live dedup entries / capacity"),
     D(dedup_hit_age, "mean dedup-hit age / accepted TTL"),
-    U(late_responses, "valid responses after the decision (completion replies too)"),
-    U(invalid_datagrams, "datagrams the client rejected"),
+    U(late_responses, "trusted responses after the decision (completion replies too)"),
+    U(invalid_datagrams, "datagrams the client rejected (every class)"),
+    U(invalid_protocol, "rejected: malformed, AES tag, not the request's answer"),
+    U(invalid_auth, "rejected: wrong auth type, cookie mismatch"),
+    U(invalid_other, "rejected: any other error"),
+    U(untrusted_responses, "responses from an identity the request's snapshot does not trust"),
+    U(injected_datagrams, "datagrams injected by inject faults"),
     U(contradictory, "requests with allow and deny delivered from different servers"),
     D(convergence_ms, "last fault -> last wrong decision (ms)"),
     U(steering_requests, "rebinds applied"),

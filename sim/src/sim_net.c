@@ -13,7 +13,14 @@
  *   4. duplication: with duplicate_p a second copy travels too;
  *   5. per copy: latency draw + jitter, + reorder_us with reorder_p;
  *      delivery is an engine event of class SIM_CLASS_DELIVER at now + delay.
- * SEND and DROP are logged at send time, DELIVER at delivery time. */
+ * SEND and DROP are logged at send time, DELIVER at delivery time.
+ *
+ * Common random numbers: every directed link owns one stream per purpose
+ * (loss, Gilbert-Elliott state, duplication, latency, reorder, and the
+ * receiving server's processing jitter), seeded on the link's first use from
+ * (net key, SIM_STREAM_NET, src << 20 | dst, purpose) with the net key drawn
+ * from the stream given to sim_net_new. What a link draws depends only on the
+ * packets sent over that link. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,12 +51,21 @@ typedef struct {
     bool bad; /* Gilbert-Elliott state */
 } link_state_t;
 
+#define LINK_PURPOSES 6 /* SIM_PURPOSE_LOSS .. SIM_PURPOSE_PROCESSING */
+
+typedef struct {
+    sim_rng_t r[LINK_PURPOSES];
+} link_rng_t;
+
 struct sim_net {
     sim_engine_t *engine;
     sim_log_t *log;
-    sim_rng_t rng;
+    uint64_t key;        /* the net's seed for link streams */
+    bool shared_bad[SIM_NET_SHARED_MAX];      /* shared Gilbert-Elliott states */
+    sim_rng_t shared_rng[SIM_NET_SHARED_MAX]; /* their transition streams */
     size_t n;
     link_state_t *links; /* n * n, [src * n + dst] */
+    link_rng_t **rngs;   /* n * n, allocated on a link's first draw */
     uint8_t *part;       /* PART_IN | PART_OUT per node */
     sim_deliver_fn deliver;
     void *deliver_ctx;
@@ -69,8 +85,9 @@ sim_net_t *sim_net_new(sim_engine_t *engine, sim_log_t *log, const sim_rng_t *rn
         return NULL;
     }
     net->links = malloc(n_nodes * n_nodes * sizeof *net->links);
+    net->rngs = calloc(n_nodes * n_nodes, sizeof *net->rngs);
     net->part = calloc(n_nodes, 1);
-    if (net->links == NULL || net->part == NULL) {
+    if (net->links == NULL || net->rngs == NULL || net->part == NULL) {
         sim_net_free(net);
         return NULL;
     }
@@ -80,7 +97,11 @@ sim_net_t *sim_net_new(sim_engine_t *engine, sim_log_t *log, const sim_rng_t *rn
     }
     net->engine = engine;
     net->log = log;
-    net->rng = *rng;
+    sim_rng_t r = *rng;
+    net->key = sim_rng_u64(&r);
+    for (uint32_t k = 0; k < SIM_NET_SHARED_MAX; k++) {
+        sim_rng_entity(&net->shared_rng[k], net->key, SIM_STREAM_NET, 0xFFFFF000u + k, SIM_PURPOSE_STATE);
+    }
     net->n = n_nodes;
     net->deliver = deliver;
     net->deliver_ctx = deliver_ctx;
@@ -98,6 +119,10 @@ void sim_net_free(sim_net_t *net) {
         free(net->chunks);
         net->chunks = next;
     }
+    for (size_t i = 0; net->rngs != NULL && i < net->n * net->n; i++) {
+        free(net->rngs[i]);
+    }
+    free(net->rngs);
     free(net->links);
     free(net->part);
     free(net);
@@ -144,6 +169,24 @@ void sim_net_partition(sim_net_t *net, uint32_t node, sim_dir_t dir, bool on) {
 }
 
 const sim_net_stats_t *sim_net_stats(const sim_net_t *net) { return &net->stats; }
+
+sim_rng_t *sim_net_stream(sim_net_t *net, uint32_t src, uint32_t dst, uint32_t purpose) {
+    if (net == NULL || src >= net->n || dst >= net->n || purpose >= LINK_PURPOSES) {
+        return NULL;
+    }
+    link_rng_t **slot = &net->rngs[(size_t)src * net->n + dst];
+    if (*slot == NULL) {
+        link_rng_t *lr = malloc(sizeof *lr);
+        if (lr == NULL) {
+            return NULL;
+        }
+        for (uint32_t k = 0; k < LINK_PURPOSES; k++) {
+            sim_rng_entity(&lr->r[k], net->key, SIM_STREAM_NET, ((uint64_t)src << 20) | dst, k);
+        }
+        *slot = lr;
+    }
+    return &(*slot)->r[purpose];
+}
 
 /* ---- packet pool --------------------------------------------------------- */
 
@@ -200,6 +243,11 @@ static uint64_t draw_latency(sim_rng_t *r, const sim_latency_t *l) {
             d += l->spread_us; /* no valid shape: the scale alone */
         }
         break;
+    case SIM_LAT_EMPIRICAL:
+        if (l->n_samples > 0) {
+            d += to_us(l->fraction * (double)l->samples[sim_rng_below(r, l->n_samples)]);
+        }
+        break;
     case SIM_LAT_CONST:
     default:
         break;
@@ -210,14 +258,21 @@ static uint64_t draw_latency(sim_rng_t *r, const sim_latency_t *l) {
     return d < MAX_DELAY_US ? d : MAX_DELAY_US;
 }
 
-static bool lost(sim_net_t *net, link_state_t *ls) {
+static bool lost(sim_net_t *net, link_rng_t *lr, link_state_t *ls) {
     const sim_loss_t *l = &ls->p.loss;
+    sim_rng_t *loss = &lr->r[SIM_PURPOSE_LOSS], *state = &lr->r[SIM_PURPOSE_STATE];
     switch (l->kind) {
     case SIM_LOSS_BERNOULLI:
-        return sim_rng_chance(&net->rng, l->p);
+        return sim_rng_chance(loss, l->p);
     case SIM_LOSS_GILBERT: {
-        bool drop = sim_rng_chance(&net->rng, ls->bad ? l->loss_bad : l->loss_good);
-        ls->bad = ls->bad ? !sim_rng_chance(&net->rng, l->p_bad_to_good) : sim_rng_chance(&net->rng, l->p_good_to_bad);
+        /* a shared chain: every link naming it steps one state (correlated loss) */
+        bool *bad = &ls->bad;
+        if (l->shared >= 1 && l->shared <= SIM_NET_SHARED_MAX) {
+            bad = &net->shared_bad[l->shared - 1];
+            state = &net->shared_rng[l->shared - 1];
+        }
+        bool drop = sim_rng_chance(loss, *bad ? l->loss_bad : l->loss_good);
+        *bad = *bad ? !sim_rng_chance(state, l->p_bad_to_good) : sim_rng_chance(state, l->p_good_to_bad);
         return drop;
     }
     case SIM_LOSS_NONE:
@@ -241,7 +296,7 @@ static void deliver_event(void *ctx, uint64_t arg, void *ptr) {
     packet_put(net, p); /* after the call: data is valid during it */
 }
 
-static int send_copy(sim_net_t *net, const link_state_t *ls, uint32_t src, uint32_t dst, const uint8_t *data,
+static int send_copy(sim_net_t *net, const link_state_t *ls, link_rng_t *lr, uint32_t src, uint32_t dst, const uint8_t *data,
                      size_t len) {
     packet_t *p = packet_get(net);
     if (p == NULL) {
@@ -253,8 +308,8 @@ static int send_copy(sim_net_t *net, const link_state_t *ls, uint32_t src, uint3
     if (len != 0) {
         memcpy(p->data, data, len);
     }
-    uint64_t delay = draw_latency(&net->rng, &ls->p.latency);
-    if (sim_rng_chance(&net->rng, ls->p.reorder_p)) {
+    uint64_t delay = draw_latency(&lr->r[SIM_PURPOSE_LATENCY], &ls->p.latency);
+    if (sim_rng_chance(&lr->r[SIM_PURPOSE_REORDER], ls->p.reorder_p)) {
         delay += ls->p.reorder_us;
         net->stats.reordered++;
     }
@@ -285,17 +340,21 @@ int sim_net_send(sim_net_t *net, uint32_t src, uint32_t dst, const uint8_t *data
         drop(net, src, dst, SIM_DROP_DOWN);
         return 0;
     }
-    if (lost(net, ls)) {
+    if (sim_net_stream(net, src, dst, 0) == NULL) {
+        return -1;
+    }
+    link_rng_t *lr = net->rngs[(size_t)src * net->n + dst];
+    if (lost(net, lr, ls)) {
         drop(net, src, dst, SIM_DROP_LOSS);
         return 0;
     }
-    bool twice = sim_rng_chance(&net->rng, ls->p.duplicate_p);
-    if (send_copy(net, ls, src, dst, data, len) != 0) {
+    bool twice = sim_rng_chance(&lr->r[SIM_PURPOSE_DUPLICATE], ls->p.duplicate_p);
+    if (send_copy(net, ls, lr, src, dst, data, len) != 0) {
         return -1;
     }
     if (twice) {
         net->stats.duplicated++;
-        if (send_copy(net, ls, src, dst, data, len) != 0) {
+        if (send_copy(net, ls, lr, src, dst, data, len) != 0) {
             return -1;
         }
     }

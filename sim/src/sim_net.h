@@ -19,7 +19,8 @@ typedef enum {
     SIM_LAT_CONST = 0,    /* base_us */
     SIM_LAT_UNIFORM = 1,  /* base_us + uniform [0, spread_us] */
     SIM_LAT_EXP = 2,      /* base_us + exponential with mean spread_us */
-    SIM_LAT_PARETO = 3    /* base_us + Pareto(scale spread_us, shape alpha): long tail */
+    SIM_LAT_PARETO = 3,   /* base_us + Pareto(scale spread_us, shape alpha): long tail */
+    SIM_LAT_EMPIRICAL = 4 /* base_us + fraction x one of samples[] drawn uniformly (measured round trips) */
 } sim_latency_kind_t;
 
 typedef struct {
@@ -28,6 +29,9 @@ typedef struct {
     uint32_t spread_us;
     double alpha;         /* Pareto shape, > 1 */
     uint32_t jitter_us;   /* extra uniform [0, jitter_us] on every packet */
+    const uint32_t *samples; /* SIM_LAT_EMPIRICAL: n_samples values in us, owned by the config */
+    uint32_t n_samples;
+    double fraction;      /* SIM_LAT_EMPIRICAL: share of a sample used (0.5: one way of a round trip) */
 } sim_latency_t;
 
 typedef enum {
@@ -41,7 +45,10 @@ typedef struct {
     double p;
     double p_good_to_bad, p_bad_to_good; /* per packet transition probabilities */
     double loss_good, loss_bad;
+    uint32_t shared;      /* Gilbert-Elliott: 0 = the link's own chain; k = shared chain k (1..SIM_NET_SHARED_MAX) */
 } sim_loss_t;
+
+#define SIM_NET_SHARED_MAX 64u /* shared Gilbert-Elliott chains (correlated loss across links) */
 
 typedef struct {
     sim_latency_t latency;
@@ -80,6 +87,9 @@ void sim_net_free(sim_net_t *net);
 /* Set link parameters; src or dst may be SIM_NODE_ANY (all). Gilbert state is kept. */
 void sim_net_set_link(sim_net_t *net, uint32_t src, uint32_t dst, const sim_link_t *link);
 const sim_link_t *sim_net_link(const sim_net_t *net, uint32_t src, uint32_t dst);
+/* The link's own stream for purpose (SIM_PURPOSE_LOSS .. SIM_PURPOSE_PROCESSING),
+ * seeded on first use; NULL for a bad node or purpose or on allocation failure. */
+sim_rng_t *sim_net_stream(sim_net_t *net, uint32_t src, uint32_t dst, uint32_t purpose);
 
 /* Partition node: inbound, outbound or both directions dropped while on.
  * node may be SIM_NODE_ANY (every node). */

@@ -39,8 +39,13 @@ uint64_t sim_run_ms(const sim_world_t *w) {
     return SIM_RUN_EPOCH_MS + sim_engine_now(&w->engine) / SIM_US_PER_MS;
 }
 
+/* Drift: ppm microseconds gained per second of run time, in whole ms. */
+int64_t sim_drift_ms(sim_time_t run_us, int32_t ppm) {
+    return (int64_t)run_us * ppm / 1000000000ll;
+}
+
 uint64_t sim_server_now_ms(const sim_world_t *w, const sim_node_server_t *s) {
-    int64_t t = (int64_t)sim_run_ms(w) + s->skew_ms;
+    int64_t t = (int64_t)sim_run_ms(w) + s->skew_ms + sim_drift_ms(sim_engine_now(&w->engine), s->cfg->clock_drift_ppm);
     return (uint64_t)(t < 0 ? 0 : t);
 }
 
@@ -95,8 +100,51 @@ sim_req_t *sim_req_alloc(sim_world_t *w) {
     return r;
 }
 
+sim_ext_t *sim_ext_get(sim_world_t *w) {
+    if (w->free_ext == NULL) {
+        if (w->n_ext_blocks == w->cap_ext_blocks) {
+            size_t cap = w->cap_ext_blocks ? w->cap_ext_blocks * 2 : 16;
+            sim_ext_t **b = realloc(w->ext_blocks, cap * sizeof *b);
+            if (b == NULL) return NULL;
+            w->ext_blocks = b;
+            w->cap_ext_blocks = cap;
+        }
+        sim_ext_t *block = calloc(REQ_BLOCK, sizeof *block);
+        if (block == NULL) return NULL;
+        w->ext_blocks[w->n_ext_blocks++] = block;
+        for (size_t i = 0; i < REQ_BLOCK; i++) {
+            block[i].next = w->free_ext;
+            w->free_ext = &block[i];
+        }
+    }
+    sim_ext_t *e = w->free_ext;
+    w->free_ext = e->next;
+    e->n_fresh = 0;
+    return e;
+}
+
+void sim_ext_put(sim_world_t *w, sim_ext_t *e) {
+    e->next = w->free_ext;
+    w->free_ext = e;
+}
+
+void sim_trust_release(sim_trust_t *t) {
+    if (t != NULL && --t->refs == 0) free(t);
+}
+
 void sim_req_release(sim_world_t *w, sim_req_t *r) {
     if (r->uid_known) sim_uid_remove(w, r);
+    sim_oracle_inflight_remove(w, r);
+    if (r->ext != NULL) {
+        sim_ext_put(w, r->ext);
+        r->ext = NULL;
+    }
+    sim_trust_release(r->trust);
+    r->trust = NULL;
+    if (r->dgram != NULL) {
+        sim_pkt_put(w, r->dgram);
+        r->dgram = NULL;
+    }
     r->host = NULL;
     r->next = w->free_reqs;
     w->free_reqs = r;
@@ -115,6 +163,7 @@ void sim_req_forget_due(sim_world_t *w, sim_time_t now, bool all) {
         sim_req_t *r = w->forget_head;
         w->forget_head = r->next;
         if (w->forget_head == NULL) w->forget_tail = NULL;
+        sim_oracle_settle(w, r);
         sim_metrics_forget(w, r);
         sim_req_release(w, r);
     }
@@ -133,9 +182,16 @@ static size_t uid_hash(const uint8_t *u) {
     return (size_t)(h ^ (h >> 31));
 }
 
+/* Rebuild when live entries plus tombstones reach half the slots. The new
+ * table keeps the live entries at no more than a quarter of its slots, so at
+ * least a quarter of the slots are inserted before the next rebuild: O(1)
+ * amortized per put even when the live count sits just under half (a rebuild
+ * at the same size would then purge the tombstones and leave the table full
+ * again, one rebuild per put). */
 static int uid_grow(sim_uidmap_t *m) {
     size_t cap = m->cap ? m->cap : 1024;
-    while ((m->count + 1) * 2 > cap) cap *= 2;
+    while ((m->count + 1) * 4 > cap) cap *= 2;
+    m->rebuilds++;
     sim_req_t **slots = calloc(cap, sizeof *slots);
     if (slots == NULL) return -1;
     for (size_t i = 0; i < m->cap; i++) {
@@ -200,23 +256,29 @@ static void process_now(sim_world_t *w, sim_node_server_t *s, uint32_t src, cons
     sim_server_verdict_t v = sim_server_handle(s->srv, sim_server_now_ms(w, s), data, len, out, sizeof out, &out_len,
                                                &res);
     uint32_t si = (uint32_t)(s - w->servers);
-    sim_log_record(w->log, sim_engine_now(&w->engine), SIM_LOG_SERVER, si, v,
-                   (v == SIM_SRV_ANSWERED || v == SIM_SRV_REPLAYED) && res.allowed);
+    uint64_t pseq = ++w->pseq;
+    sim_time_t now = sim_engine_now(&w->engine);
+    sim_log_record(w->log, now, SIM_LOG_SERVER, si, v, (v == SIM_SRV_ANSWERED || v == SIM_SRV_REPLAYED) && res.allowed);
+    if ((v == SIM_SRV_ANSWERED || v == SIM_SRV_REPLAYED || v == SIM_SRV_REPORT)) {
+        /* which logical request (or report) this was, for an independent reading of the log */
+        sim_req_t *q = sim_uid_find(w, res.unique_id);
+        if (q != NULL && q->host != NULL && q->is_report == (v == SIM_SRV_REPORT)) {
+            sim_log_record(w->log, now, q->is_report ? SIM_LOG_SREP : SIM_LOG_SREQ, si, q->host->index, q->seq);
+        }
+    }
     if ((v == SIM_SRV_ANSWERED || v == SIM_SRV_REPLAYED) && res.is_request) {
         sim_req_t *r = sim_uid_find(w, res.unique_id);
-        if (r != NULL && v == SIM_SRV_ANSWERED && !r->oracle_applied) {
-            /* The oracle applies each logical request exactly once, when a server
-             * first decides it: a request no server ever processed consumes nothing. */
-            uint8_t oout[1500];
-            size_t olen = 0;
-            sim_server_result_t ores;
-            sim_server_verdict_t ov = sim_server_handle(w->oracle, sim_run_ms(w), data, len, oout, sizeof oout, &olen,
-                                                        &ores);
-            r->oracle_applied = true;
-            r->oracle_allowed = (ov == SIM_SRV_ANSWERED || ov == SIM_SRV_REPLAYED) && ores.allowed;
-            r->granted_ms = sim_run_ms(w);
+        if (r != NULL && r->ext != NULL && v == SIM_SRV_ANSWERED) {
+            /* the first fresh decision of each server: the oracle instant if the client selects it */
+            sim_ext_t *e = r->ext;
+            bool known = false;
+            for (uint8_t k = 0; k < e->n_fresh; k++) known |= e->fresh[k].server == si;
+            if (!known && e->n_fresh < SIM_REQ_FRESH) {
+                int64_t offset = (int64_t)sim_server_now_ms(w, s) - (int64_t)sim_run_ms(w); /* skew + drift */
+                e->fresh[e->n_fresh++] = (sim_fresh_t){si, (int32_t)offset, now, pseq};
+            }
         }
-        if (r != NULL && si < 64) {
+        if (r != NULL && !r->is_report && si < 64) {
             uint64_t bit = 1ull << si;
             if (v == SIM_SRV_ANSWERED) {
                 if (r->answered_mask & bit) w->m.reprocessed++;
@@ -225,6 +287,18 @@ static void process_now(sim_world_t *w, sim_node_server_t *s, uint32_t src, cons
             if (res.allowed) r->allow_mask |= bit;
             else r->deny_mask |= bit;
         }
+    } else if (v == SIM_SRV_REPORT) {
+        /* a report's oracle instant: its recording by the oldest server it was sent to */
+        sim_req_t *r = sim_uid_find(w, res.unique_id);
+        if (r != NULL && r->is_report && r->ref_server == si && !r->oracle_pending && !r->oracle_applied) {
+            sim_oracle_inflight_remove(w, r);
+            if (sim_oracle_queue(w, r, now, pseq) != 0) w->failed = true;
+        }
+    }
+    if (out_len > 0 && s->last_resp != NULL && src < w->n_hosts && s->last_resp[src] != NULL) {
+        uint32_t l32 = (uint32_t)out_len; /* kept for inject faults (replayed, forged, wrong identity) */
+        memcpy(s->last_resp[src], &l32, 4);
+        memcpy(s->last_resp[src] + 4, out, out_len);
     }
     if (out_len > 0) {
         sim_net_send(w->net, s->node, src, out, out_len);
@@ -237,11 +311,12 @@ static void ev_process_pkt(void *ctx, uint64_t src, void *ptr) {
     uint8_t *p = ptr;
     uint32_t len;
     memcpy(&len, p, 4);
-    if (s->paused_until > sim_engine_now(&w->engine)) {
+    if (s->paused_until > sim_engine_now(&w->engine) && s->cfg->queue_capacity == 0) {
         /* paused (a pause began after this packet was queued): process at resume */
         sim_engine_schedule(&w->engine, s->paused_until, SIM_CLASS_DELIVER, ev_process_pkt, s, src, ptr);
         return;
     }
+    if (s->queued > 0) s->queued--;
     process_now(w, s, (uint32_t)src, p + 4, len);
     sim_pkt_put(w, p);
 }
@@ -250,11 +325,27 @@ static void ev_process_pkt(void *ctx, uint64_t src, void *ptr) {
  * when a pause ends (queued in arrival order, like a stalled listener). */
 void sim_server_deliver(sim_world_t *w, sim_node_server_t *s, uint32_t src, const uint8_t *data, size_t len) {
     sim_time_t now = sim_engine_now(&w->engine);
+    if (now < s->down_until) {
+        w->m.down_drops++; /* restarting: nothing listens */
+        sim_log_record(w->log, now, SIM_LOG_DROP, src, s->node, SIM_DROP_SERVER_DOWN);
+        return;
+    }
+    if (s->cfg->queue_capacity > 0 && s->queued >= s->cfg->queue_capacity) {
+        w->m.queue_drops++; /* overload: the service queue is full */
+        sim_log_record(w->log, now, SIM_LOG_DROP, src, s->node, SIM_DROP_QUEUE_FULL);
+        return;
+    }
     uint32_t delay = s->cfg->processing_us;
     if (s->cfg->processing_jitter_us) {
-        delay += (uint32_t)sim_rng_below(&w->rng_servers, (uint64_t)s->cfg->processing_jitter_us + 1u);
+        /* the jitter stream of the link src -> server: its draws follow that link's packets only */
+        sim_rng_t *r = sim_net_stream(w->net, src, s->node, SIM_PURPOSE_PROCESSING);
+        if (r == NULL) {
+            w->failed = true;
+            return;
+        }
+        delay += (uint32_t)sim_rng_below(r, (uint64_t)s->cfg->processing_jitter_us + 1u);
     }
-    if (delay == 0 && s->paused_until <= now) {
+    if (delay == 0 && s->paused_until <= now && s->cfg->queue_capacity == 0) {
         process_now(w, s, src, data, len);
         return;
     }
@@ -267,6 +358,14 @@ void sim_server_deliver(sim_world_t *w, sim_node_server_t *s, uint32_t src, cons
     memcpy(p, &l32, 4);
     memcpy(p + 4, data, len);
     sim_time_t at = now + delay;
+    if (s->cfg->queue_capacity > 0) {
+        /* one server: datagrams are served one after another, in arrival order */
+        sim_time_t start = now > s->busy_until ? now : s->busy_until;
+        if (s->paused_until > start) start = s->paused_until;
+        at = start + delay;
+        s->busy_until = at;
+        s->queued++;
+    }
     if (s->paused_until > at) at = s->paused_until;
     sim_engine_schedule(&w->engine, at, SIM_CLASS_DELIVER, ev_process_pkt, s, src, p);
 }
@@ -283,8 +382,9 @@ uint64_t sim_server_id_at(const sim_world_t *w, size_t server, uint64_t at_ms) {
     /* restarts are applied in time order; faults are sorted by the loader */
     for (size_t i = 0; i < cfg->n_faults; i++) {
         const sim_fault_cfg_t *f = &cfg->faults[i];
-        if (f->kind == SIM_FAULT_RESTART && f->at_ms <= at_ms && strcmp(f->target, cfg->servers[server].name) == 0) {
-            start = restart_start_s(start, SIM_RUN_EPOCH_MS + f->at_ms);
+        uint64_t back_ms = f->at_ms + (uint64_t)(f->value > 0 ? f->value : 0); /* after any downtime */
+        if (f->kind == SIM_FAULT_RESTART && back_ms <= at_ms && strcmp(f->target, cfg->servers[server].name) == 0) {
+            start = restart_start_s(start, SIM_RUN_EPOCH_MS + back_ms);
         }
     }
     uint64_t id = 0;
@@ -311,7 +411,7 @@ int sim_servers_create(sim_world_t *w) {
         s->node = (uint32_t)(cfg->n_clients + i);
         s->skew_ms = s->cfg->clock_skew_ms;
         sim_rng_t rng;
-        sim_rng_seed(&rng, w->seed, SIM_STREAM_SERVER, i);
+        sim_rng_entity(&rng, w->seed, SIM_STREAM_SERVER, i, SIM_PURPOSE_SERVER);
         s->srv = sim_server_new(&s->cfg->params, &rng);
         if (s->srv == NULL) {
             snprintf(w->err, sizeof w->err, "servers[%zu] (%s): invalid server parameters", i, s->cfg->name);
@@ -323,15 +423,24 @@ int sim_servers_create(sim_world_t *w) {
     sim_server_params_t op;
     memset(&op, 0, sizeof op);
     op.server_start_s = SIM_RUN_EPOCH_MS / 1000u;
-    op.dedup_capacity = 1u << 20;
+    /* each request reaches the oracle once: its dedup cache never hits, so
+     * entries live 1 ms and the cache stays small (healthy: no loss) */
+    op.dedup_capacity = 4096;
+    op.dedup_ttl_cap_ms = 1;
     sim_rng_t rng;
-    sim_rng_seed(&rng, w->seed, SIM_STREAM_SERVER, 0xFFFFu);
+    sim_rng_entity(&rng, w->seed, SIM_STREAM_SERVER, 0xFFFFu, SIM_PURPOSE_SERVER);
     w->oracle = sim_server_new(&op, &rng);
     return w->oracle != NULL ? 0 : -1;
 }
 
 void sim_servers_destroy(sim_world_t *w) {
-    for (size_t i = 0; i < w->n_servers; i++) sim_server_free(w->servers[i].srv);
+    for (size_t i = 0; i < w->n_servers; i++) {
+        sim_server_free(w->servers[i].srv);
+        for (size_t c = 0; w->servers[i].last_resp != NULL && c < w->cfg->n_clients; c++) {
+            free(w->servers[i].last_resp[c]);
+        }
+        free(w->servers[i].last_resp);
+    }
     free(w->servers);
     w->servers = NULL;
     sim_server_free(w->oracle);
@@ -341,5 +450,7 @@ void sim_servers_destroy(sim_world_t *w) {
     free(w->pkt_free);
     for (size_t i = 0; i < w->n_req_blocks; i++) free(w->req_blocks[i]);
     free(w->req_blocks);
+    for (size_t i = 0; i < w->n_ext_blocks; i++) free(w->ext_blocks[i]);
+    free(w->ext_blocks);
     free(w->uids.slots);
 }

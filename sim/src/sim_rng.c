@@ -38,6 +38,19 @@ void sim_rng_seed(sim_rng_t *r, uint64_t seed, uint64_t stream, uint64_t index) 
     }
 }
 
+void sim_rng_entity(sim_rng_t *r, uint64_t seed, uint64_t kind, uint64_t entity, uint32_t purpose) {
+    sim_rng_seed(r, seed, kind, (entity << 8) | (purpose & 0xFFu));
+}
+
+double sim_rng_keyed_unit(uint64_t key, uint64_t a, uint64_t b) {
+    uint64_t x = key;
+    uint64_t h = splitmix64_next(&x);
+    x = h ^ a;
+    h = splitmix64_next(&x);
+    x = h ^ b;
+    return (double)(splitmix64_next(&x) >> 11) * 0x1.0p-53;
+}
+
 static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
 uint64_t sim_rng_u64(sim_rng_t *r) {

@@ -63,11 +63,19 @@
  *   the rest of the window.
  *
  * Latency trackers (key_id, latency_tracker_id) bind ttl_ms, max_samples,
- * buffer_size and min_sample_threshold and keep the last min(buffer_size,
- * max_samples) samples (value, arrival time). current_latency is the minimum
- * of the samples younger than ttl_ms (a sample arriving at t counts while
- * now < t + ttl_ms), reported only when at least min_sample_threshold such
- * samples exist, else 0 (also with no samples at all). A guard fails when
+ * buffer_size and min_sample_threshold (wire_protocol.md "inline
+ * monotonic-point capacity"). Samples enter a monotonic buffer of at most
+ * buffer_size points (arrival time, value), times increasing and values
+ * non-decreasing from its head: a new sample first expires head points older
+ * than ttl_ms, removes every tail point not smaller than itself (it can never
+ * be the minimum again) and, if the buffer is still full, the head point, then
+ * is appended. current_latency is the value of the oldest point younger than
+ * ttl_ms (a sample arriving at t counts while now < t + ttl_ms): the minimum
+ * over ttl_ms, whatever the number of samples per ttl. It controls admission
+ * only when the last min_sample_threshold samples all are younger than ttl_ms
+ * (a count of samples, not points, of which at most max_samples are counted:
+ * a threshold above max_samples, or above 65536, never controls); otherwise,
+ * and with no live point, it is 0. A guard fails when
  * current_latency >= latency_threshold (so a threshold of 0 always fails),
  * and any failing guard denies. A guard or report touching a tracker keeps it
  * live until now + ttl_ms; an expired tracker forgets its samples and binding.
@@ -117,6 +125,8 @@
  * Cost: one handle copies the datagram once, does O(blocks) table probes and
  * at most two AES operations; the tables allocate only when they grow
  * (sim/bench/bench_sim_server counts allocations per datagram: 0). */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -238,6 +248,7 @@ sim_server_t *sim_server_new(const sim_server_params_t *params, const sim_rng_t 
     resolve_params(&s->params);
     s->server_id = id;
     s->rng = *rng;
+    s->draw_key = sim_rng_u64(&s->rng);
     s->steer_mode = params->steer_mode;
     s->steer_change_p = params->steer_change_p;
     s->tenant_cap = 8;
@@ -311,6 +322,12 @@ void sim_server_set_steering(sim_server_t *s, sim_steer_mode_t mode, double chan
     }
 }
 
+void sim_server_set_forced_deny(sim_server_t *s, bool on) {
+    if (s != NULL) {
+        s->forced_deny = on;
+    }
+}
+
 const sim_server_stats_t *sim_server_stats(const sim_server_t *s) {
     return s == NULL ? NULL : &s->stats;
 }
@@ -320,4 +337,44 @@ const char *sim_server_verdict_name(sim_server_verdict_t v) {
         "answered", "replayed", "report", "drop_malformed", "drop_auth",
         "drop_tenant", "drop_stale", "drop_dedup_ttl", "drop_quota", "drop_mismatch"};
     return (unsigned)v < SIM_SRV_VERDICTS ? names[v] : "unknown";
+}
+
+size_t sim_server_reason_text(const sim_server_reason_t *r, char *buf, size_t cap) {
+    if (buf == NULL || cap == 0) {
+        return 0;
+    }
+    buf[0] = '\0';
+    if (r == NULL || r->where == NULL) {
+        return 0;
+    }
+    size_t n = 0;
+#define PUT(...)                                                                                   \
+    do {                                                                                           \
+        int k = snprintf(buf + n, cap - n, __VA_ARGS__);                                          \
+        n = k < 0 ? n : (n + (size_t)k < cap ? n + (size_t)k : cap - 1);                          \
+    } while (0)
+    PUT("%s", r->where);
+    if (r->block != 0) {
+        PUT("[%u]", r->block - 1u);
+    }
+    PUT(":");
+    if (r->field != NULL) {
+        if (r->hex) {
+            PUT(" %s 0x%04" PRIx64, r->field, r->got);
+        } else {
+            PUT(" %s %" PRIu64, r->field, r->got);
+        }
+        if (r->rel != NULL) {
+            if (r->hex) {
+                PUT(", %s 0x%04" PRIx64, r->rel, r->want);
+            } else {
+                PUT(", %s %" PRIu64, r->rel, r->want);
+            }
+        }
+    }
+    if (r->note != NULL) {
+        PUT(r->field != NULL ? " (%s)" : " %s", r->note);
+    }
+#undef PUT
+    return n;
 }

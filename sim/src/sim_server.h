@@ -65,6 +65,22 @@ typedef struct {
     double steer_change_p;
 } sim_server_params_t;
 
+/* Why a datagram was dropped (every drop verdict sets it; where is NULL for
+ * the others): which record and field broke which rule, for logs a client
+ * maintainer reads. Strings are static. Printed by sim_server_reason_text as
+ * "<where>[<block - 1>]: <field> <got>, <rel> <want> (<note>)", each part only
+ * when set, e.g. "tenant TLV: tlv_size 36, want 40". */
+typedef struct {
+    const char *where;          /* "datagram", "tenant TLV", "auth TLV", "PDU", "resources", ... */
+    unsigned block;             /* 1 + index of the block in its array; 0 = not a block */
+    const char *field;          /* wire field name, or NULL */
+    uint64_t got;               /* the field's value (when field is set) */
+    const char *rel;            /* "want", "max", "min", "server time", ... or NULL */
+    uint64_t want;              /* the value rel names */
+    bool hex;                   /* print got and want as 0x%04x (type codes) */
+    const char *note;           /* extra words, or NULL */
+} sim_server_reason_t;
+
 typedef struct {
     /* filled for requests that reached tenant lookup */
     uint64_t key_id;
@@ -72,6 +88,7 @@ typedef struct {
     bool is_request;            /* rate request (vs report) */
     bool allowed;               /* for ANSWERED/REPLAYED: the response's decision */
     uint32_t tokens_granted;    /* sum over resources when allowed and ANSWERED */
+    sim_server_reason_t why;    /* for a drop verdict: the broken rule */
 } sim_server_result_t;
 
 typedef struct {
@@ -88,7 +105,8 @@ typedef struct {
 
 typedef struct sim_server sim_server_t;
 
-/* rng: the server's own stream (degraded mode, random steering). Returns NULL
+/* rng: the server's own stream (AES nonces; a key drawn from it keys the
+ * per-request draws of degraded mode and random steering). Returns NULL
  * for invalid params (start before 2025, node_id > 32767) or allocation failure. */
 sim_server_t *sim_server_new(const sim_server_params_t *params, const sim_rng_t *rng);
 void sim_server_free(sim_server_t *s);
@@ -118,7 +136,18 @@ sim_server_verdict_t sim_server_handle(sim_server_t *s, uint64_t now_ms, const u
                                        uint8_t *out, size_t out_cap, size_t *out_len,
                                        sim_server_result_t *result);
 
+/* Forced deny (a scripted fault of a test server): while on, every validated
+ * Rate Request is decided as if each bucket had no tokens left and each
+ * guard's tracker sat at its threshold, so it is denied (unless it asks for no
+ * tokens and has no guard); state is established as for any decision. */
+void sim_server_set_forced_deny(sim_server_t *s, bool on);
+
 const sim_server_stats_t *sim_server_stats(const sim_server_t *s);
+
+/* Write r as text ("tenant TLV: tlv_size 36, want 40") into buf[0..cap),
+ * NUL-terminated and truncated to fit; "" when r->where is NULL. Returns the
+ * length written. */
+size_t sim_server_reason_text(const sim_server_reason_t *r, char *buf, size_t cap);
 const char *sim_server_verdict_name(sim_server_verdict_t v);
 
 #endif /* SIM_SERVER_H */

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sim_server.h"
+
 /* ---- little-endian helpers (wire_protocol.md "Little-endian ordering") ---- */
 static inline uint16_t srv_ld16(const uint8_t *p) {
     return (uint16_t)(p[0] | (uint16_t)(p[1] << 8));
@@ -76,6 +78,16 @@ typedef enum {
     SRV_E_AUTH = 2
 } srv_status_t;
 
+/* Record the broken rule in *why (when why is not NULL) and return
+ * SRV_E_MALFORMED: return SRV_REJECT(why, .where = "PDU", .field = ...). */
+static inline srv_status_t srv_reject(sim_server_reason_t *why, sim_server_reason_t r) {
+    if (why != NULL) {
+        *why = r;
+    }
+    return SRV_E_MALFORMED;
+}
+#define SRV_REJECT(why, ...) srv_reject((why), (sim_server_reason_t){__VA_ARGS__})
+
 /* The plaintext frame: Tenant TLV, Auth TLV, then a PDU of pdu_len bytes. */
 typedef struct {
     uint64_t key_id;
@@ -106,16 +118,18 @@ typedef struct {
  * zero, steering_feedback and tenant_mgmt_flag 0 or 1 (2..255 reserved); auth
  * TLV header present with 4 <= tlv_size <= remaining and the exact size of a
  * known type (none 4, cookie 36, AES 32; an unknown type is judged by auth
- * later); at least a PDU header after it. Returns SRV_OK or SRV_E_MALFORMED. */
-srv_status_t srv_decode_frame(const uint8_t *dgram, size_t len, srv_frame_t *out);
+ * later); at least a PDU header after it. Returns SRV_OK or SRV_E_MALFORMED
+ * (then *why, when why is not NULL, names the broken rule). */
+srv_status_t srv_decode_frame(const uint8_t *dgram, size_t len, srv_frame_t *out, sim_server_reason_t *why);
 
 /* Decode the plaintext PDU at pdu[0..len): pdu_size == len (the datagram ends
  * with the PDU), a known request type (RT or LR), reserved and padding fields
  * zero, the blocks inside pdu_size, and for RT the rest an exact sequence of
  * TLVs (tlv_size >= 4) of which a metrics label must be well formed
  * (6 + str_length <= tlv_size <= round_up_4(6 + str_length), zero padding).
- * Unknown TLV types are skipped. Returns SRV_OK or SRV_E_MALFORMED. */
-srv_status_t srv_decode_pdu(uint8_t *pdu, size_t len, srv_pdu_t *out);
+ * Unknown TLV types are skipped. Returns SRV_OK or SRV_E_MALFORMED (then *why,
+ * when why is not NULL, names the broken rule). */
+srv_status_t srv_decode_pdu(uint8_t *pdu, size_t len, srv_pdu_t *out, sim_server_reason_t *why);
 
 /* Turn the decoded RT PDU into its RR in place (wire_protocol.md
  * "rate_response PDU"): type RR, reserved zero where dedup_ttl_ms was, TLVs

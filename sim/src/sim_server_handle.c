@@ -19,10 +19,17 @@ static bool stale(uint64_t now_ms, uint64_t time_stamp, uint32_t freshness_ms) {
     return freshness_ms != 0 && age > freshness_ms;
 }
 
-static uint8_t steering_value(sim_server_t *s) {
+/* A keyed draw for one request identity at one instant: what the server draws
+ * for one client's request does not depend on other clients' traffic. */
+static double keyed_draw(const sim_server_t *s, uint64_t purpose, const uint8_t *uid, uint64_t now_ms) {
+    uint64_t lo = srv_ld64(uid), hi = srv_ld64(uid + 8);
+    return sim_rng_keyed_unit(s->draw_key ^ purpose, lo ^ (hi * 0x9E3779B97F4A7C15ull), now_ms);
+}
+
+static uint8_t steering_value(sim_server_t *s, const uint8_t *uid, uint64_t now_ms) {
     switch (s->steer_mode) {
     case SIM_STEER_CHANGE: return 0;
-    case SIM_STEER_RANDOM: return sim_rng_chance(&s->rng, s->steer_change_p) ? 0u : 1u;
+    case SIM_STEER_RANDOM: return keyed_draw(s, 1, uid, now_ms) < s->steer_change_p ? 0u : 1u;
     default: return 1;
     }
 }
@@ -34,7 +41,7 @@ static size_t respond(sim_server_t *s, srv_tenant_t *t, const srv_frame_t *f, sr
                       const srv_dd_key_t *key, uint32_t ttl_ms, bool allowed, uint64_t now_ms) {
     uint8_t *p = s->scratch;
     srv_st64(p + SRV_OFF_KEY_ID, s->server_id);
-    p[SRV_OFF_STEERING] = steering_value(s);
+    p[SRV_OFF_STEERING] = steering_value(s, key->unique_id, now_ms);
     size_t len = f->pdu_off + srv_encode_rr_header(pdu);
     uint8_t nonce[SRV_NONCE_LEN] = {0};
     if (t->auth_tlv == SRV_TLV_AUTH_AES) {
@@ -55,7 +62,7 @@ static size_t respond(sim_server_t *s, srv_tenant_t *t, const srv_frame_t *f, sr
  * NULL to process the request afresh (counting reprocessing). */
 static const srv_dd_slot_t *dedup_check(sim_server_t *s, const srv_dd_key_t *key, uint64_t now_ms) {
     srv_dd_slot_t *slot = srv_dedup_lookup(&s->dedup, key, now_ms);
-    if (slot != NULL && s->dedup_loss_p > 0.0 && sim_rng_chance(&s->rng, s->dedup_loss_p)) {
+    if (slot != NULL && s->dedup_loss_p > 0.0 && keyed_draw(s, 2, key->unique_id, now_ms) < s->dedup_loss_p) {
         srv_dedup_kill(&s->dedup, slot);
         s->stats.dedup_lost_degraded++;
         s->stats.dedup_reprocessed++;
@@ -74,8 +81,15 @@ static const srv_dd_slot_t *dedup_check(sim_server_t *s, const srv_dd_key_t *key
 
 static sim_server_verdict_t rate_request(sim_server_t *s, srv_tenant_t *t, const srv_frame_t *f, srv_pdu_t *pdu,
                                          uint64_t now_ms, reply_t *reply) {
-    if (pdu->dedup_ttl_ms == 0 || pdu->dedup_ttl_ms > t->quotas.dedup_ttl_ms_max) {
-        return SIM_SRV_DROP_DEDUP_TTL; /* r-client-ha-design.md 11 item 1 */
+    /* r-client-ha-design.md 11 item 1 */
+    if (pdu->dedup_ttl_ms == 0) {
+        return SRV_DROP(s, SIM_SRV_DROP_DEDUP_TTL, .where = "rate request", .field = "dedup_ttl_ms", .got = 0,
+                        .rel = "min", .want = 1);
+    }
+    if (pdu->dedup_ttl_ms > t->quotas.dedup_ttl_ms_max) {
+        return SRV_DROP(s, SIM_SRV_DROP_DEDUP_TTL, .where = "rate request", .field = "dedup_ttl_ms",
+                        .got = pdu->dedup_ttl_ms, .rel = "max", .want = t->quotas.dedup_ttl_ms_max,
+                        .note = "the key's dedup_ttl_ms_max");
     }
     uint32_t ttl = pdu->dedup_ttl_ms < s->params.dedup_ttl_cap_ms ? pdu->dedup_ttl_ms : s->params.dedup_ttl_cap_ms;
     srv_dd_key_t key = {f->key_id, f->unique_id, SRV_PDU_RT, f->tenant_mgmt_flag};
@@ -104,25 +118,37 @@ static sim_server_verdict_t rate_request(sim_server_t *s, srv_tenant_t *t, const
 static sim_server_verdict_t handle(sim_server_t *s, uint64_t now_ms, const uint8_t *in, size_t len,
                                    sim_server_result_t *result, reply_t *reply) {
     srv_frame_t f;
-    if (srv_decode_frame(in, len, &f) != SRV_OK) {
+    if (srv_decode_frame(in, len, &f, &result->why) != SRV_OK) {
         return SIM_SRV_DROP_MALFORMED;
     }
     result->key_id = f.key_id;
     memcpy(result->unique_id, f.unique_id, sizeof result->unique_id);
-    srv_tenant_t *t = f.tenant_mgmt_flag == 0 ? srv_tenant_find(s, f.key_id) : NULL;
-    if (t == NULL) {
-        return SIM_SRV_DROP_TENANT;
+    if (f.tenant_mgmt_flag != 0) {
+        return SRV_DROP(s, SIM_SRV_DROP_TENANT, .where = "tenant TLV", .field = "tenant_mgmt_flag", .got = 1,
+                        .note = "administrative traffic: this server has no admin key");
     }
-    if (f.auth_type != t->auth_tlv || srv_auth_open(t, in, len, &f, s->scratch) != SRV_OK) {
-        return SIM_SRV_DROP_AUTH;
+    srv_tenant_t *t = srv_tenant_find(s, f.key_id);
+    if (t == NULL) {
+        return SRV_DROP(s, SIM_SRV_DROP_TENANT, .where = "tenant TLV", .field = "key_id", .got = f.key_id,
+                        .note = "no tenant with this key_id");
+    }
+    if (f.auth_type != t->auth_tlv) {
+        return SRV_DROP(s, SIM_SRV_DROP_AUTH, .where = "auth TLV", .field = "tlv_type", .got = f.auth_type,
+                        .rel = "want", .want = t->auth_tlv, .hex = true, .note = "the key's auth mode");
+    }
+    if (srv_auth_open(t, in, len, &f, s->scratch) != SRV_OK) {
+        return SRV_DROP(s, SIM_SRV_DROP_AUTH, .where = "auth TLV",
+                        .note = t->auth_tlv == SRV_TLV_AUTH_COOKIE ? "cookie does not match the key"
+                                                                   : "AES-256-GCM tag does not verify");
     }
     srv_pdu_t pdu;
-    if (srv_decode_pdu(s->scratch + f.pdu_off, f.pdu_len, &pdu) != SRV_OK) {
+    if (srv_decode_pdu(s->scratch + f.pdu_off, f.pdu_len, &pdu, &result->why) != SRV_OK) {
         return SIM_SRV_DROP_MALFORMED;
     }
     result->is_request = pdu.pdu_type == SRV_PDU_RT;
     if (stale(now_ms, f.time_stamp, s->params.freshness_ms)) {
-        return SIM_SRV_DROP_STALE;
+        return SRV_DROP(s, SIM_SRV_DROP_STALE, .where = "tenant TLV", .field = "time_stamp", .got = f.time_stamp,
+                        .rel = "server time", .want = now_ms, .note = "differs by more than freshness_ms");
     }
     if (pdu.pdu_type == SRV_PDU_LR) {
         return srv_latency_report(s, t, &pdu, now_ms);
@@ -143,8 +169,11 @@ sim_server_verdict_t sim_server_handle(sim_server_t *s, uint64_t now_ms, const u
         return SIM_SRV_DROP_MALFORMED;
     }
     s->now_ms = now_ms;
+    s->why = &r->why;
     reply_t reply = {NULL, 0, false, 0};
-    sim_server_verdict_t v = in == NULL ? SIM_SRV_DROP_MALFORMED : handle(s, now_ms, in, len, r, &reply);
+    sim_server_verdict_t v = in == NULL ? SRV_DROP(s, SIM_SRV_DROP_MALFORMED, .where = "datagram", .note = "NULL")
+                                        : handle(s, now_ms, in, len, r, &reply);
+    s->why = NULL;
     s->stats.verdicts[v]++;
     if (v == SIM_SRV_ANSWERED || v == SIM_SRV_REPLAYED) {
         r->allowed = reply.allowed;

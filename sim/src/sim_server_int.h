@@ -41,18 +41,26 @@ typedef struct {
     uint32_t value;
 } srv_sample_t;
 
-/* Latency tracker: the last cap = min(buffer_size, max_samples) samples. */
+/* Latency tracker (sim_server.c "Latency trackers"): the minimum over
+ * ttl_ms in a bounded monotonic buffer of at most buffer_size points, and
+ * the arrival times of the last min(min_sample_threshold, max_samples)
+ * samples for the admission gate. */
+#define SRV_TRACKER_RECENT_MAX 65536u
 typedef struct {
     srv_entry_hdr_t h;                 /* id = latency_tracker_id; expiry = last touch + ttl_ms */
     uint32_t ttl_ms, max_samples, buffer_size, min_sample_threshold;
-    uint32_t cap, next, n;             /* ring capacity, next write, stored samples */
-    srv_sample_t *samples;
+    srv_sample_t *points;              /* ring: times increasing, values non-decreasing from the head */
+    uint32_t pcap, phead, pn;
+    uint64_t *recent;                  /* ring of the last rcap arrival times */
+    uint32_t rcap, rnext, rn;
+    bool gated_off;                    /* min_sample_threshold can never be reached: never controls */
 } srv_tracker_t;
 
 struct sim_server {
     sim_server_params_t params;        /* defaults resolved */
     uint64_t server_id;
-    sim_rng_t rng;
+    sim_rng_t rng;                /* AES response nonces */
+    uint64_t draw_key;            /* keyed draws per request identity: dedup loss, random steering */
     srv_tenant_t **tenants;            /* open addressing on key_id; never removed */
     size_t tenant_cap, n_tenants;
     srv_table_t buckets, trackers, labels;
@@ -62,11 +70,23 @@ struct sim_server {
     double steer_change_p;
     sim_server_stats_t stats;
     uint64_t now_ms;                   /* time of the latest datagram (for setters) */
+    bool forced_deny;                  /* sim_server_set_forced_deny */
+    sim_server_reason_t *why;          /* the current datagram's result.why */
     uint8_t scratch[SRV_MAX_DATAGRAM]; /* plaintext request, then response in place */
     uint8_t resp[SRV_MAX_DATAGRAM];    /* sealed response */
 };
 
 srv_tenant_t *srv_tenant_find(const sim_server_t *s, uint64_t key_id);
+
+/* Record why the current datagram is dropped and return the verdict v:
+ * return SRV_DROP(s, SIM_SRV_DROP_QUOTA, .where = "resources", ...). */
+static inline sim_server_verdict_t srv_drop(sim_server_t *s, sim_server_verdict_t v, sim_server_reason_t r) {
+    if (s->why != NULL) {
+        *s->why = r;
+    }
+    return v;
+}
+#define SRV_DROP(s, v, ...) srv_drop((s), (v), (sim_server_reason_t){__VA_ARGS__})
 
 /* ---- auth (sim_server_auth.c) ---------------------------------------------- */
 /* Key the tenant's AES contexts (created on first use, reused after). 0 or -1. */

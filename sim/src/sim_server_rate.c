@@ -30,8 +30,12 @@ void srv_on_remove_bucket(void *ctx, void *entry) {
 
 void srv_on_remove_tracker(void *ctx, void *entry) {
     srv_tracker_t *tr = entry;
-    free(tr->samples);
-    tr->samples = NULL;
+    free(tr->points);
+    tr->points = NULL;
+    tr->pcap = 0;
+    free(tr->recent);
+    tr->recent = NULL;
+    tr->rcap = 0;
     srv_tenant_t *t = owner(ctx, entry);
     if (t != NULL && t->trackers > 0) {
         t->trackers--;
@@ -47,20 +51,28 @@ void srv_on_remove_label(void *ctx, void *entry) {
 
 /* ---- latency trackers -------------------------------------------------------- */
 
-/* Sliding-window minimum: the smallest sample younger than ttl_ms, once at
- * least min_sample_threshold samples are that young; else 0 ("0 if no data
- * available", wire_protocol.md "Guard Block Response"). */
+/* current_latency: the value of the oldest live point of the monotonic
+ * buffer (the minimum over the samples younger than ttl_ms that the buffer
+ * kept), once the last min_sample_threshold samples (of at most max_samples
+ * counted) are all younger than ttl_ms; else 0 ("0 if no data available",
+ * wire_protocol.md "Guard Block Response"). */
 static uint32_t tracker_current(const srv_tracker_t *tr, uint64_t now_ms) {
-    uint32_t live = 0;
-    uint32_t min = UINT32_MAX;
-    for (uint32_t k = 0; k < tr->n; k++) {
-        const srv_sample_t *smp = &tr->samples[k];
-        if (now_ms < smp->at_ms + tr->ttl_ms) {
-            live++;
-            min = smp->value < min ? smp->value : min;
+    if (tr->gated_off) {
+        return 0;
+    }
+    if (tr->rcap > 0) {
+        uint32_t oldest = (tr->rnext + tr->rcap - tr->rn) % tr->rcap;
+        if (tr->rn < tr->rcap || now_ms >= tr->recent[oldest] + tr->ttl_ms) {
+            return 0; /* fewer than min_sample_threshold live samples */
         }
     }
-    return (live == 0 || live < tr->min_sample_threshold) ? 0u : min;
+    for (uint32_t k = 0; k < tr->pn; k++) {
+        const srv_sample_t *pt = &tr->points[(tr->phead + k) % tr->pcap];
+        if (now_ms < pt->at_ms + tr->ttl_ms) {
+            return pt->value; /* later points are not smaller */
+        }
+    }
+    return 0;
 }
 
 static bool tracker_same_config(const srv_tracker_t *tr, const srv_tracker_block_t *b) {
@@ -73,20 +85,47 @@ static bool block_same_config(const srv_tracker_block_t *a, const srv_tracker_bl
            a->min_sample_threshold == b->min_sample_threshold;
 }
 
+/* The MISMATCH reason: the first setting of block i of `where` that differs
+ * from the bound one. */
+static sim_server_verdict_t tracker_mismatch(sim_server_t *s, const char *where, size_t i,
+                                             const srv_tracker_block_t *b, const srv_tracker_block_t *bound,
+                                             const char *note) {
+    const char *field = "min_sample_threshold";
+    uint64_t got = b->min_sample_threshold, want = bound->min_sample_threshold;
+    if (b->ttl_ms != bound->ttl_ms) {
+        field = "ttl_ms", got = b->ttl_ms, want = bound->ttl_ms;
+    } else if (b->max_samples != bound->max_samples) {
+        field = "max_samples", got = b->max_samples, want = bound->max_samples;
+    } else if (b->buffer_size != bound->buffer_size) {
+        field = "buffer_size", got = b->buffer_size, want = bound->buffer_size;
+    }
+    return SRV_DROP(s, SIM_SRV_DROP_MISMATCH, .where = where, .block = (unsigned)i + 1u, .field = field, .got = got,
+                    .rel = "want", .want = want, .note = note);
+}
+
 /* (Re)bind a tracker entry to a configuration with no samples. */
 static void tracker_bind(srv_tracker_t *tr, const srv_tracker_block_t *b) {
-    uint32_t cap = b->buffer_size < b->max_samples ? b->buffer_size : b->max_samples;
-    if (cap != tr->cap || tr->samples == NULL) {
-        free(tr->samples);
-        tr->samples = cap == 0 ? NULL : malloc((size_t)cap * sizeof *tr->samples);
-        tr->cap = tr->samples == NULL ? 0 : cap; /* out of memory: keeps no samples */
+    uint32_t pcap = b->buffer_size;
+    uint32_t rcap = b->min_sample_threshold < b->max_samples ? b->min_sample_threshold : b->max_samples;
+    tr->gated_off = b->min_sample_threshold > b->max_samples || rcap > SRV_TRACKER_RECENT_MAX;
+    if (tr->gated_off) rcap = 0;
+    if (pcap != tr->pcap || tr->points == NULL) {
+        free(tr->points);
+        tr->points = pcap == 0 ? NULL : malloc((size_t)pcap * sizeof *tr->points);
+        tr->pcap = tr->points == NULL ? 0 : pcap; /* out of memory: keeps no points */
+    }
+    if (rcap != tr->rcap || (rcap > 0 && tr->recent == NULL)) {
+        free(tr->recent);
+        tr->recent = rcap == 0 ? NULL : malloc((size_t)rcap * sizeof *tr->recent);
+        tr->rcap = tr->recent == NULL ? 0 : rcap;
+        if (rcap > 0 && tr->recent == NULL) tr->gated_off = true; /* out of memory: never controls */
     }
     tr->ttl_ms = b->ttl_ms;
     tr->max_samples = b->max_samples;
     tr->buffer_size = b->buffer_size;
     tr->min_sample_threshold = b->min_sample_threshold;
-    tr->next = 0;
-    tr->n = 0;
+    tr->phead = tr->pn = 0;
+    tr->rnext = tr->rn = 0;
 }
 
 /* Find-or-create the live tracker for a validated block and extend its life
@@ -106,37 +145,63 @@ static srv_tracker_t *tracker_touch(sim_server_t *s, srv_tenant_t *t, const srv_
     return tr;
 }
 
+/* One sample: expired points leave the head, points not smaller than the
+ * sample leave the tail (they can never be the minimum again), and the
+ * sample is appended; a full buffer first drops its head (the oldest point). */
 static void tracker_push(srv_tracker_t *tr, uint64_t now_ms, uint32_t value) {
-    if (tr->cap == 0) {
+    if (tr->rcap > 0) {
+        tr->recent[tr->rnext] = now_ms;
+        tr->rnext = (tr->rnext + 1) % tr->rcap;
+        tr->rn = tr->rn < tr->rcap ? tr->rn + 1 : tr->rcap;
+    }
+    if (tr->pcap == 0) {
         return;
     }
-    tr->samples[tr->next] = (srv_sample_t){now_ms, value};
-    tr->next = (tr->next + 1) % tr->cap;
-    tr->n = tr->n < tr->cap ? tr->n + 1 : tr->cap;
+    while (tr->pn > 0 && now_ms >= tr->points[tr->phead].at_ms + tr->ttl_ms) {
+        tr->phead = (tr->phead + 1) % tr->pcap;
+        tr->pn--;
+    }
+    while (tr->pn > 0 && tr->points[(tr->phead + tr->pn - 1) % tr->pcap].value >= value) {
+        tr->pn--;
+    }
+    if (tr->pn == tr->pcap) {
+        tr->phead = (tr->phead + 1) % tr->pcap;
+        tr->pn--;
+    }
+    tr->points[(tr->phead + tr->pn) % tr->pcap] = (srv_sample_t){now_ms, value};
+    tr->pn++;
 }
 
 /* Phase 1 for tracker blocks (guards or services): buffer_size quota, live
  * binding and in-PDU consistency, then the latency_services_max count.
  * current[i] (may be NULL) receives each tracker's current latency. */
-static sim_server_verdict_t validate_trackers(sim_server_t *s, srv_tenant_t *t, const srv_tracker_block_t *b,
-                                              size_t n, uint64_t now_ms, uint32_t *current) {
+static sim_server_verdict_t validate_trackers(sim_server_t *s, srv_tenant_t *t, const char *where,
+                                              const srv_tracker_block_t *b, size_t n, uint64_t now_ms,
+                                              uint32_t *current) {
     size_t fresh = 0;
     for (size_t i = 0; i < n; i++) {
         if (b[i].buffer_size > t->quotas.latency_buffer_size_max) {
-            return SIM_SRV_DROP_QUOTA;
+            return SRV_DROP(s, SIM_SRV_DROP_QUOTA, .where = where, .block = (unsigned)i + 1u, .field = "buffer_size",
+                            .got = b[i].buffer_size, .rel = "max", .want = t->quotas.latency_buffer_size_max,
+                            .note = "the key's latency_buffer_size_max");
         }
     }
     for (size_t i = 0; i < n; i++) {
         const srv_tracker_t *tr = srv_table_find(&s->trackers, t->key_id, b[i].id);
         bool live = srv_entry_live(tr, now_ms);
         if (live && !tracker_same_config(tr, &b[i])) {
-            return SIM_SRV_DROP_MISMATCH;
+            srv_tracker_block_t bound = {.ttl_ms = tr->ttl_ms, .max_samples = tr->max_samples,
+                                         .buffer_size = tr->buffer_size,
+                                         .min_sample_threshold = tr->min_sample_threshold};
+            return tracker_mismatch(s, where, i, &b[i], &bound,
+                                    "the live tracker with this latency_tracker_id has other settings");
         }
         bool dup = false;
         for (size_t j = 0; j < i && !dup; j++) {
             if (memcmp(b[j].id, b[i].id, SRV_ID_LEN) == 0) {
                 if (!block_same_config(&b[j], &b[i])) {
-                    return SIM_SRV_DROP_MISMATCH;
+                    return tracker_mismatch(s, where, i, &b[i], &b[j],
+                                            "an earlier block has this latency_tracker_id with other settings");
                 }
                 dup = true;
             }
@@ -149,9 +214,13 @@ static sim_server_verdict_t validate_trackers(sim_server_t *s, srv_tenant_t *t, 
     /* Stored counts include expired entries: sweep them before refusing. */
     if (t->trackers + fresh > t->quotas.latency_services_max &&
         (!srv_table_sweep(&s->trackers, now_ms) || t->trackers + fresh > t->quotas.latency_services_max)) {
-        return SIM_SRV_DROP_QUOTA;
+        return SRV_DROP(s, SIM_SRV_DROP_QUOTA, .where = where, .field = "live latency trackers",
+                        .got = t->trackers + fresh, .rel = "max", .want = t->quotas.latency_services_max,
+                        .note = "the key's latency_services_max");
     }
-    return srv_table_reserve(&s->trackers, fresh, now_ms) == 0 ? SIM_SRV_ANSWERED : SIM_SRV_DROP_QUOTA;
+    return srv_table_reserve(&s->trackers, fresh, now_ms) == 0
+               ? SIM_SRV_ANSWERED
+               : SRV_DROP(s, SIM_SRV_DROP_QUOTA, .where = "server", .note = "out of memory for new trackers");
 }
 
 /* ---- rate buckets ------------------------------------------------------------ */
@@ -168,16 +237,28 @@ static uint64_t window_start(uint64_t now_ms, uint32_t window_size_ms) {
     return now_ms - now_ms % window_size_ms;
 }
 
+/* The MISMATCH reason for resource block i against the bound settings. */
+static sim_server_verdict_t bucket_mismatch(sim_server_t *s, size_t i, const srv_resource_block_t *r,
+                                            uint32_t window_size_ms, uint32_t rate_limit, const char *note) {
+    bool window = r->window_size_ms != window_size_ms;
+    return SRV_DROP(s, SIM_SRV_DROP_MISMATCH, .where = "resources", .block = (unsigned)i + 1u,
+                    .field = window ? "window_size_ms" : "rate_limit", .got = window ? r->window_size_ms : r->rate_limit,
+                    .rel = "want", .want = window ? window_size_ms : rate_limit, .note = note);
+}
+
 /* Phase 1 for resources: window shape, live binding, in-request consistency,
  * rate_buckets_max. */
 static sim_server_verdict_t validate_resources(sim_server_t *s, srv_tenant_t *t, rate_work_t *w, size_t n,
                                                uint64_t now_ms) {
     for (size_t i = 0; i < n; i++) {
-        if (w->r[i].window_size_ms == 0) {
-            return SIM_SRV_DROP_MALFORMED; /* no window can be formed */
+        if (w->r[i].window_size_ms == 0) { /* no window can be formed */
+            return SRV_DROP(s, SIM_SRV_DROP_MALFORMED, .where = "resources", .block = (unsigned)i + 1u,
+                            .field = "window_size_ms", .got = 0, .rel = "min", .want = 1);
         }
         if (w->r[i].window_size_ms > t->quotas.rate_window_size_ms_max) {
-            return SIM_SRV_DROP_QUOTA;
+            return SRV_DROP(s, SIM_SRV_DROP_QUOTA, .where = "resources", .block = (unsigned)i + 1u,
+                            .field = "window_size_ms", .got = w->r[i].window_size_ms, .rel = "max",
+                            .want = t->quotas.rate_window_size_ms_max, .note = "the key's rate_window_size_ms_max");
         }
     }
     size_t fresh = 0;
@@ -186,13 +267,15 @@ static sim_server_verdict_t validate_resources(sim_server_t *s, srv_tenant_t *t,
         const srv_bucket_t *b = srv_table_find(&s->buckets, t->key_id, r->bucket_id);
         bool live = srv_entry_live(b, now_ms);
         if (live && (b->window_size_ms != r->window_size_ms || b->rate_limit != r->rate_limit)) {
-            return SIM_SRV_DROP_MISMATCH;
+            return bucket_mismatch(s, i, r, b->window_size_ms, b->rate_limit,
+                                   "the live bucket with this bucket_id has other settings");
         }
         w->first[i] = (int)i;
         for (size_t j = 0; j < i; j++) {
             if (memcmp(w->r[j].bucket_id, r->bucket_id, SRV_ID_LEN) == 0) {
                 if (w->r[j].window_size_ms != r->window_size_ms || w->r[j].rate_limit != r->rate_limit) {
-                    return SIM_SRV_DROP_MISMATCH;
+                    return bucket_mismatch(s, i, r, w->r[j].window_size_ms, w->r[j].rate_limit,
+                                           "an earlier block has this bucket_id with other settings");
                 }
                 w->first[i] = (int)j;
                 break;
@@ -204,9 +287,13 @@ static sim_server_verdict_t validate_resources(sim_server_t *s, srv_tenant_t *t,
     }
     if (t->buckets + fresh > t->quotas.rate_buckets_max &&
         (!srv_table_sweep(&s->buckets, now_ms) || t->buckets + fresh > t->quotas.rate_buckets_max)) {
-        return SIM_SRV_DROP_QUOTA;
+        return SRV_DROP(s, SIM_SRV_DROP_QUOTA, .where = "resources", .field = "live rate buckets",
+                        .got = t->buckets + fresh, .rel = "max", .want = t->quotas.rate_buckets_max,
+                        .note = "the key's rate_buckets_max");
     }
-    return srv_table_reserve(&s->buckets, fresh, now_ms) == 0 ? SIM_SRV_ANSWERED : SIM_SRV_DROP_QUOTA;
+    return srv_table_reserve(&s->buckets, fresh, now_ms) == 0
+               ? SIM_SRV_ANSWERED
+               : SRV_DROP(s, SIM_SRV_DROP_QUOTA, .where = "server", .note = "out of memory for new buckets");
 }
 
 /* Phase 2: deficit of each block against what the window has left after the
@@ -282,16 +369,25 @@ sim_server_verdict_t srv_rate_request(sim_server_t *s, srv_tenant_t *t, srv_pdu_
      * created (wire_protocol.md "Quota Enforcement Semantics"). */
     sim_server_verdict_t v = validate_resources(s, t, &w, pdu->resource_count, now_ms);
     if (v == SIM_SRV_ANSWERED) {
-        v = validate_trackers(s, t, g, pdu->guard_count, now_ms, current);
+        v = validate_trackers(s, t, "guards", g, pdu->guard_count, now_ms, current);
     }
     if (v != SIM_SRV_ANSWERED) {
         return v;
+    }
+    if (s->forced_deny) { /* sim_server_set_forced_deny: every tracker at its threshold */
+        for (size_t i = 0; i < pdu->guard_count; i++) {
+            current[i] = current[i] > g[i].value ? current[i] : g[i].value;
+        }
     }
     bool guards_ok = true;
     for (size_t i = 0; i < pdu->guard_count; i++) {
         guards_ok = guards_ok && current[i] < g[i].value; /* >= latency_threshold denies */
     }
     bool rate_ok = decide_resources(&w, pdu->resource_count);
+    for (size_t i = 0; s->forced_deny && i < pdu->resource_count; i++) { /* and every bucket empty */
+        w.deficit[i] = w.r[i].tokens_requested;
+        rate_ok = rate_ok && w.deficit[i] == 0;
+    }
     out->allowed = guards_ok && rate_ok;
     out->tokens_granted = 0;
     for (size_t i = 0; out->allowed && i < pdu->resource_count; i++) {
@@ -310,7 +406,7 @@ sim_server_verdict_t srv_latency_report(sim_server_t *s, srv_tenant_t *t, const 
     for (size_t i = 0; i < pdu->service_count; i++) {
         srv_service_at(pdu, i, &b[i]);
     }
-    sim_server_verdict_t v = validate_trackers(s, t, b, pdu->service_count, now_ms, NULL);
+    sim_server_verdict_t v = validate_trackers(s, t, "services", b, pdu->service_count, now_ms, NULL);
     if (v != SIM_SRV_ANSWERED) {
         return v;
     }

@@ -19,9 +19,11 @@ const char *const sim_trace_metric_names[] = {
     "latency_p50_ms", "latency_p90_ms", "latency_p99_ms", "latency_max_ms", "false_allows", "false_denies",
     "false_allow_rate", "false_deny_rate", "disagreed", "false_allow_rate_disagree", "false_deny_rate_disagree",
     "oldest_selected_rate",
-    "overconsumed_tokens", "overconsumed_windows", "datagrams_sent", "datagrams_lost", "replays_sent",
+    "overconsumed_tokens", "overconsumed_windows", "datagrams_sent", "datagrams_lost", "queue_drops",
+    "down_drops", "replays_sent",
     "completion_sends", "duplicate_deliveries", "reprocessed", "dedup_utilization", "dedup_hit_age",
-    "late_responses", "invalid_datagrams", "contradictory", "convergence_ms", "steering_requests",
+    "late_responses", "invalid_datagrams", "invalid_protocol", "invalid_auth", "invalid_other",
+    "untrusted_responses", "injected_datagrams", "contradictory", "convergence_ms", "steering_requests",
     "steering_latency_ms", "dns_queries", "dns_failures", "reports_sent", NULL};
 
 bool sim_trace_metric_known(const char *key) {
@@ -104,7 +106,7 @@ typedef struct {
 static const char *const server_keys[] = {"name", "start_s", "start_age_s", "listener_id", "node_id",
                                           "dedup_capacity", "dedup_ttl_cap_ms", "freshness_ms", "steer_mode",
                                           "steer_change_p", "processing_us", "processing_jitter_us",
-                                          "clock_skew_ms", NULL};
+                                          "clock_skew_ms", "clock_drift_ppm", "queue_capacity", NULL};
 static const char *const steer_names[] = {"keep", "change", "random"};
 
 static int server_start(tj_ctx_t *c, const json_t *o, const tj_path_t *p, server_tmpl_t *t) {
@@ -130,6 +132,7 @@ static int server_fields(tj_ctx_t *c, const json_t *o, const tj_path_t *p, serve
     sim_server_params_t *sp = &t->s.params;
     uint32_t v32 = 0;
     int mode = (int)sp->steer_mode;
+    int64_t drift = t->s.clock_drift_ppm;
     if (tj_object(c, o, p, tmpl ? server_keys + 1 : server_keys) != 0 || server_start(c, o, p, t) != 0) {
         return -1;
     }
@@ -149,9 +152,12 @@ static int server_fields(tj_ctx_t *c, const json_t *o, const tj_path_t *p, serve
         tj_enum(c, o, p, "steer_mode", steer_names, 3, &mode) < 0 ||
         tj_u32(c, o, p, "processing_us", 0, UINT32_MAX, &t->s.processing_us) < 0 ||
         tj_u32(c, o, p, "processing_jitter_us", 0, UINT32_MAX, &t->s.processing_jitter_us) < 0 ||
-        tj_i64(c, o, p, "clock_skew_ms", -ST_MAX_SKEW_MS, ST_MAX_SKEW_MS, &t->s.clock_skew_ms) < 0 || c->failed) {
+        tj_i64(c, o, p, "clock_skew_ms", -ST_MAX_SKEW_MS, ST_MAX_SKEW_MS, &t->s.clock_skew_ms) < 0 ||
+        tj_i64(c, o, p, "clock_drift_ppm", -ST_MAX_DRIFT_PPM, ST_MAX_DRIFT_PPM, &drift) < 0 ||
+        tj_u32(c, o, p, "queue_capacity", 0, UINT32_MAX, &t->s.queue_capacity) < 0 || c->failed) {
         return -1;
     }
+    t->s.clock_drift_ppm = (int32_t)drift;
     sp->steer_mode = (sim_steer_mode_t)mode;
     return 0;
 }
@@ -407,7 +413,7 @@ static int parse_root(tj_ctx_t *c, const json_t *root, sim_config_t *cfg) {
 
 int sim_trace_parse(const char *json_text, size_t len, const char *name_for_errors, sim_config_t *out, char *err,
                     size_t err_cap) {
-    tj_ctx_t c = {name_for_errors != NULL ? name_for_errors : "trace", err, err_cap, false};
+    tj_ctx_t c = {name_for_errors != NULL ? name_for_errors : "trace", err, err_cap, false, NULL};
     if (err != NULL && err_cap > 0) {
         err[0] = '\0';
     }
@@ -423,6 +429,7 @@ int sim_trace_parse(const char *json_text, size_t len, const char *name_for_erro
     if (root == NULL) {
         return tj_fail(&c, NULL, "line %d column %d: %s", je.line, je.column, je.text);
     }
+    c.owner = out;
     int r = parse_root(&c, root, out);
     json_decref(root);
     if (r != 0) {
@@ -464,7 +471,7 @@ static int read_file(tj_ctx_t *c, FILE *f, char **out, size_t *out_len) {
 }
 
 int sim_trace_load(const char *path, sim_config_t *out, char *err, size_t err_cap) {
-    tj_ctx_t c = {path != NULL ? path : "(null)", err, err_cap, false};
+    tj_ctx_t c = {path != NULL ? path : "(null)", err, err_cap, false, NULL};
     if (out != NULL) {
         memset(out, 0, sizeof *out);
     }

@@ -13,7 +13,7 @@
 #define CANONICAL_QUOTA_WORD 0xf8f2b150u /* wire_protocol.md "API-key quota word" example */
 
 static const char *const client_keys[] = {"name", "auth", "key_id", "quota_word", "policy", "dns_refresh",
-                                          "use_dns", "clock_skew_ms", "arrivals", "max_requests", "mix",
+                                          "use_dns", "clock_skew_ms", "clock_drift_ppm", "timer_delay", "arrivals", "max_requests", "mix",
                                           "service", NULL};
 static const char *const auth_names[] = {"none", "cookie", "aes"}; /* r_auth_type_t order, from 1 */
 
@@ -308,9 +308,11 @@ static int client_objects(tj_ctx_t *c, const json_t *o, const tj_path_t *p, uint
     if (((v = member(o, p, "policy", &q)) != NULL && parse_policy(c, v, &q, &cl->policy) != 0) ||
         ((v = member(o, p, "dns_refresh", &q)) != NULL && parse_dns_refresh(c, v, &q, &cl->dns_refresh) != 0) ||
         ((v = member(o, p, "arrivals", &q)) != NULL && parse_arrivals(c, v, &q, duration_ms, cl) != 0) ||
-        ((v = member(o, p, "service", &q)) != NULL && parse_service(c, v, &q, &cl->service) != 0)) {
+        ((v = member(o, p, "service", &q)) != NULL && parse_service(c, v, &q, &cl->service) != 0) ||
+        ((v = member(o, p, "timer_delay", &q)) != NULL && st_parse_latency(c, v, &q, &cl->timer_delay) != 0)) {
         return -1;
     }
+    cl->timer_late = cl->timer_late || json_object_get(o, "timer_delay") != NULL;
     return parse_mix(c, o, p, cl);
 }
 
@@ -318,14 +320,17 @@ static int client_fields(tj_ctx_t *c, const json_t *o, const tj_path_t *p, uint6
                          sim_client_cfg_t *cl) {
     int auth = (int)cl->auth - 1;
     uint64_t word = cl->quota_word;
+    int64_t drift = cl->clock_drift_ppm;
     if (tj_object(c, o, p, tmpl ? client_keys + 1 : client_keys) != 0 ||
         tj_enum(c, o, p, "auth", auth_names, 3, &auth) < 0 ||
         tj_u64_hex(c, o, p, "key_id", UINT64_MAX, &cl->key_id) < 0 ||
         tj_u64_hex(c, o, p, "quota_word", UINT32_MAX, &word) < 0 || tj_bool(c, o, p, "use_dns", &cl->use_dns) < 0 ||
         tj_i64(c, o, p, "clock_skew_ms", -ST_MAX_SKEW_MS, ST_MAX_SKEW_MS, &cl->clock_skew_ms) < 0 ||
+        tj_i64(c, o, p, "clock_drift_ppm", -ST_MAX_DRIFT_PPM, ST_MAX_DRIFT_PPM, &drift) < 0 ||
         tj_u64(c, o, p, "max_requests", 0, UINT64_MAX, &cl->max_requests) < 0) {
         return -1;
     }
+    cl->clock_drift_ppm = (int32_t)drift;
     cl->auth = (r_auth_type_t)(auth + 1);
     cl->quota_word = (uint32_t)word;
     return client_objects(c, o, p, duration_ms, cl);

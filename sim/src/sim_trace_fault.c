@@ -9,12 +9,13 @@
 
 static const char *const fault_keys[] = {"at_ms", "kind", "target", "duration_ms", "from", "to", "symmetric",
                                          "latency", "loss", "duplicate_p", "reorder_p", "reorder_us", "down",
-                                         "dir", "on", "loss_p", "capacity", "skew_ms", "mode", "change_p", NULL};
+                                         "dir", "on", "loss_p", "capacity", "skew_ms", "mode", "change_p", "class",
+                                         "count", "mtbf_ms", "mttr_ms", "until_ms", NULL};
 /* sim_fault_kind_t order, from 1 */
 static const char *const fault_kinds[] = {"restart", "pause", "link", "partition", "dedup_degrade",
-                                          "dedup_heal", "skew", "steering"};
+                                          "dedup_heal", "skew", "steering", "inject", "failures"};
 static const char *const fault_used[][12] = {
-    {"at_ms", "kind", "target", NULL},
+    {"at_ms", "kind", "target", "duration_ms", NULL},
     {"at_ms", "kind", "target", "duration_ms", NULL},
     {"at_ms", "kind", "from", "to", "symmetric", "latency", "loss", "duplicate_p", "reorder_p", "reorder_us", "down",
      NULL},
@@ -23,7 +24,10 @@ static const char *const fault_used[][12] = {
     {"at_ms", "kind", "target", NULL},
     {"at_ms", "kind", "target", "skew_ms", NULL},
     {"at_ms", "kind", "target", "mode", "change_p", NULL},
+    {"at_ms", "kind", "target", "from", "class", "count", NULL},
+    {"at_ms", "kind", "target", "mtbf_ms", "mttr_ms", "until_ms", NULL},
 };
+static const char *const inject_names[] = {"invalid", "forged", "replayed", "wrong_identity"};
 static const char *const dir_names[] = {"in", "out", "both"}; /* sim_dir_t order, from 1 */
 static const char *const steer_names[] = {"keep", "change", "random"};
 
@@ -68,7 +72,19 @@ static int fault_members(tj_ctx_t *c, const sim_config_t *cfg, const json_t *o, 
     if (f->kind == SIM_FAULT_LINK) {
         return fault_link(c, cfg, o, p, f, symmetric);
     }
-    bool any_node = f->kind == SIM_FAULT_PARTITION || f->kind == SIM_FAULT_SKEW;
+    if (f->kind == SIM_FAULT_INJECT) {
+        int cls = 0;
+        f->value = 1;
+        return tj_require(c, o, p, "target") != 0 ||
+                       st_node_ref(c, cfg, o, p, "target", false, ST_NODE_CLIENT, f->target) < 0 ||
+                       tj_require(c, o, p, "from") != 0 ||
+                       st_node_ref(c, cfg, o, p, "from", false, ST_NODE_SERVER, f->link.from) < 0 ||
+                       tj_require(c, o, p, "class") != 0 || tj_enum(c, o, p, "class", inject_names, 4, &cls) < 0 ||
+                       tj_i64(c, o, p, "count", 1, 1000000, &f->value) < 0
+                   ? -1
+                   : (f->dir = cls, 0);
+    }
+    bool any_node = f->kind == SIM_FAULT_PARTITION || f->kind == SIM_FAULT_SKEW || f->kind == SIM_FAULT_FAILURES;
     if (tj_require(c, o, p, "target") != 0 ||
         st_node_ref(c, cfg, o, p, "target", false, any_node ? ST_NODE_NONE : ST_NODE_SERVER, f->target) < 0) {
         return -1;
@@ -103,7 +119,17 @@ static int fault_members(tj_ctx_t *c, const sim_config_t *cfg, const json_t *o, 
                    : 0;
     case SIM_FAULT_STEERING:
         return fault_steering(c, o, p, f);
-    default: /* restart, dedup_heal: the target only */
+    case SIM_FAULT_FAILURES:
+        f->until_ms = cfg->duration_ms;
+        return tj_require(c, o, p, "mtbf_ms") != 0 || tj_u64(c, o, p, "mtbf_ms", 1, ST_MAX_DURATION_MS, &f->mtbf_ms) < 0 ||
+                       tj_require(c, o, p, "mttr_ms") != 0 ||
+                       tj_u64(c, o, p, "mttr_ms", 1, ST_MAX_DURATION_MS, &f->mttr_ms) < 0 ||
+                       tj_u64(c, o, p, "until_ms", f->at_ms, cfg->duration_ms, &f->until_ms) < 0
+                   ? -1
+                   : 0;
+    case SIM_FAULT_RESTART: /* duration_ms: downtime before it comes back (default 0) */
+        return tj_i64(c, o, p, "duration_ms", 0, ST_MAX_DURATION_MS, &f->value) < 0 ? -1 : 0;
+    default: /* dedup_heal: the target only */
         return 0;
     }
 }
@@ -115,7 +141,7 @@ static int parse_fault(tj_ctx_t *c, const sim_config_t *cfg, const json_t *o, co
     *symmetric = false;
     if (tj_object(c, o, p, fault_keys) != 0 || tj_require(c, o, p, "at_ms") != 0 ||
         tj_u64(c, o, p, "at_ms", 0, cfg->duration_ms, &f->at_ms) < 0 || tj_require(c, o, p, "kind") != 0 ||
-        tj_enum(c, o, p, "kind", fault_kinds, 8, &kind) < 0 ||
+        tj_enum(c, o, p, "kind", fault_kinds, 10, &kind) < 0 ||
         tj_object_kind(c, o, p, fault_keys, fault_used[kind], fault_kinds[kind]) != 0) {
         return -1;
     }
@@ -132,7 +158,7 @@ static int check_restart(tj_ctx_t *c, const sim_config_t *cfg, const tj_path_t *
     while (strcmp(cfg->servers[t].name, f->target) != 0) {
         t++;
     }
-    uint64_t now_s = RUN_EPOCH_S + f->at_ms / 1000u;
+    uint64_t now_s = RUN_EPOCH_S + (f->at_ms + (uint64_t)f->value) / 1000u; /* after the downtime */
     if (now_s == start[t]) {
         return tj_fail(c, p, "restart of %s in the second it started keeps its server_id; restart it later",
                        f->target);

@@ -20,6 +20,7 @@
 #define ST_MAX_SCRIPT 10000000u
 #define ST_MAX_DURATION_MS 86400000u  /* one simulated day */
 #define ST_MAX_SKEW_MS 86400000ll
+#define ST_MAX_DRIFT_PPM 100000ll /* 10 %: clocks that gain or lose up to 100 ms per second */
 
 typedef enum { ST_NODE_NONE = 0, ST_NODE_SERVER = 1, ST_NODE_CLIENT = 2 } st_node_kind_t;
 

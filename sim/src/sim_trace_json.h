@@ -17,6 +17,7 @@ typedef struct {
     char *err;
     size_t err_cap;
     bool failed;
+    void *owner;        /* the sim_config_t being filled (tables that outlive the JSON) */
 } tj_ctx_t;
 
 /* A JSON path such as "clients[1].policy.replay_gap"; "" is the top level. */

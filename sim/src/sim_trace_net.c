@@ -1,27 +1,93 @@
 /* sim_trace_net.c - trace sections for the network and the environment
  * (docs/traces.md "Links", "DNS", "Faults"). */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sim_dns.h"
 #include "sim_trace_int.h"
 
 /* ---- latency and loss ----------------------------------------------------- */
 
-static const char *const lat_keys[] = {"kind", "base_us", "spread_us", "alpha", "jitter_us", NULL};
-static const char *const lat_kinds[] = {"const", "uniform", "exp", "pareto"}; /* sim_latency_kind_t order */
+static const char *const lat_keys[] = {"kind", "base_us", "spread_us", "alpha", "jitter_us", "file", "fraction", NULL};
+static const char *const lat_kinds[] = {"const", "uniform", "exp", "pareto", "empirical"}; /* sim_latency_kind_t */
 static const char *const lat_used[][6] = {
     {"kind", "base_us", "jitter_us", NULL},
     {"kind", "base_us", "spread_us", "jitter_us", NULL},
     {"kind", "base_us", "spread_us", "jitter_us", NULL},
     {"kind", "base_us", "spread_us", "alpha", "jitter_us", NULL},
+    {"kind", "base_us", "jitter_us", "file", "fraction", NULL},
 };
+
+#define SAMPLES_MAX 1000000u
+
+/* The samples file of an empirical latency: one round-trip time in us per
+ * line (decimal, 0 .. 4294967295), blank lines and '#' comments ignored; the
+ * path is relative to the trace file's directory. */
+static int read_samples(tj_ctx_t *c, const tj_path_t *p, const char *name, sim_latency_t *out) {
+    char path[4096];
+    const char *slash = strrchr(c->file, '/');
+    if (name[0] == '/' || slash == NULL) {
+        snprintf(path, sizeof path, "%s", name);
+    } else {
+        snprintf(path, sizeof path, "%.*s/%s", (int)(slash - c->file), c->file, name);
+    }
+    struct stat st;
+    FILE *f = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? fopen(path, "r") : NULL;
+    if (f == NULL) {
+        return tj_fail(c, p, "cannot read samples file %s (a regular file relative to the trace)", path);
+    }
+    uint32_t *v = NULL;
+    size_t n = 0, cap = 0, line_no = 0;
+    char line[128];
+    int rc = 0;
+    while (rc == 0 && fgets(line, sizeof line, f) != NULL) {
+        line_no++;
+        char *s = line;
+        while (*s == ' ' || *s == '\t') s++;
+        if (*s == '#' || *s == '\n' || *s == '\r' || *s == '\0') continue;
+        char *end = NULL;
+        unsigned long long x = (*s >= '0' && *s <= '9') ? strtoull(s, &end, 10) : 0;
+        while (end != NULL && (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')) end++;
+        if (end == NULL || *end != '\0' || x > UINT32_MAX) {
+            rc = tj_fail(c, p, "%s line %zu: expected a round-trip time in us (0 .. 4294967295)", path, line_no);
+        } else if (n == SAMPLES_MAX) {
+            rc = tj_fail(c, p, "%s: more than %u samples", path, SAMPLES_MAX);
+        } else {
+            if (n == cap) {
+                cap = cap ? cap * 2 : 256;
+                uint32_t *g = realloc(v, cap * sizeof *v);
+                if (g == NULL) {
+                    rc = tj_fail(c, p, "out of memory");
+                    break;
+                }
+                v = g;
+            }
+            v[n++] = (uint32_t)x;
+        }
+    }
+    fclose(f);
+    sim_config_t *cfg = c->owner;
+    if (rc == 0 && n == 0) rc = tj_fail(c, p, "%s: no samples", path);
+    uint32_t **t = rc == 0 && cfg != NULL ? realloc(cfg->sample_tables, (cfg->n_sample_tables + 1) * sizeof *t) : NULL;
+    if (rc == 0 && t == NULL) rc = tj_fail(c, p, "out of memory");
+    if (rc != 0) {
+        free(v);
+        return -1;
+    }
+    cfg->sample_tables = t;
+    cfg->sample_tables[cfg->n_sample_tables++] = v;
+    out->samples = v;
+    out->n_samples = (uint32_t)n;
+    return 0;
+}
 
 int st_parse_latency(tj_ctx_t *c, const json_t *v, const tj_path_t *p, sim_latency_t *out) {
     int kind = 0;
     memset(out, 0, sizeof *out);
-    if (tj_object(c, v, p, lat_keys) != 0 || tj_enum(c, v, p, "kind", lat_kinds, 4, &kind) < 0 ||
+    if (tj_object(c, v, p, lat_keys) != 0 || tj_enum(c, v, p, "kind", lat_kinds, 5, &kind) < 0 ||
         tj_object_kind(c, v, p, lat_keys, lat_used[kind], lat_kinds[kind]) != 0) {
         return -1;
     }
@@ -33,18 +99,50 @@ int st_parse_latency(tj_ctx_t *c, const json_t *v, const tj_path_t *p, sim_laten
         tj_u32(c, v, p, "jitter_us", 0, UINT32_MAX, &out->jitter_us) < 0) {
         return -1;
     }
+    if (out->kind == SIM_LAT_EMPIRICAL) {
+        char name[1024];
+        out->fraction = 0.5;
+        tj_path_t q;
+        tj_key(&q, p, "file");
+        if (tj_require(c, v, p, "file") != 0 || tj_str(c, v, p, "file", false, name, sizeof name) < 0 ||
+            tj_num(c, v, p, "fraction", 0.0, false, 1000.0, &out->fraction) < 0 || read_samples(c, &q, name, out) != 0) {
+            return -1;
+        }
+    }
     return 0;
 }
 
 /* Probabilities end in _p (docs/traces.md "Units"). */
 static const char *const loss_keys[] = {"kind", "loss_p", "good_to_bad_p", "bad_to_good_p", "good_loss_p",
-                                        "bad_loss_p", NULL};
+                                        "bad_loss_p", "shared", NULL};
 static const char *const loss_kinds[] = {"none", "bernoulli", "gilbert"}; /* sim_loss_kind_t order */
-static const char *const loss_used[][6] = {
+static const char *const loss_used[][7] = {
     {"kind", NULL},
     {"kind", "loss_p", NULL},
-    {"kind", "good_to_bad_p", "bad_to_good_p", "good_loss_p", "bad_loss_p", NULL},
+    {"kind", "good_to_bad_p", "bad_to_good_p", "good_loss_p", "bad_loss_p", "shared", NULL},
 };
+
+/* The chain index (1-based) of a shared Gilbert-Elliott name, added on first use. */
+static int shared_chain(tj_ctx_t *c, const json_t *v, const tj_path_t *p, uint32_t *out) {
+    char name[SIM_NAME_MAX];
+    int r = tj_str(c, v, p, "shared", false, name, sizeof name);
+    sim_config_t *cfg = c->owner;
+    if (r != 1 || cfg == NULL) return r < 0 ? -1 : 0;
+    for (size_t i = 0; i < cfg->n_shared_loss; i++) {
+        if (strcmp(cfg->shared_loss[i], name) == 0) {
+            *out = (uint32_t)i + 1u;
+            return 0;
+        }
+    }
+    if (cfg->n_shared_loss == SIM_NET_SHARED_MAX) {
+        tj_path_t q;
+        tj_key(&q, p, "shared");
+        return tj_fail(c, &q, "more than %u shared loss chains", SIM_NET_SHARED_MAX);
+    }
+    snprintf(cfg->shared_loss[cfg->n_shared_loss], SIM_NAME_MAX, "%s", name);
+    *out = (uint32_t)++cfg->n_shared_loss;
+    return 0;
+}
 
 static int parse_loss(tj_ctx_t *c, const json_t *v, const tj_path_t *p, sim_loss_t *out) {
     int kind = 0;
@@ -62,7 +160,8 @@ static int parse_loss(tj_ctx_t *c, const json_t *v, const tj_path_t *p, sim_loss
     if (out->kind == SIM_LOSS_GILBERT &&
         (tj_require(c, v, p, "good_to_bad_p") != 0 || tj_prob(c, v, p, "good_to_bad_p", &out->p_good_to_bad) < 0 ||
          tj_require(c, v, p, "bad_to_good_p") != 0 || tj_prob(c, v, p, "bad_to_good_p", &out->p_bad_to_good) < 0 ||
-         tj_prob(c, v, p, "good_loss_p", &out->loss_good) < 0 || tj_prob(c, v, p, "bad_loss_p", &out->loss_bad) < 0)) {
+         tj_prob(c, v, p, "good_loss_p", &out->loss_good) < 0 || tj_prob(c, v, p, "bad_loss_p", &out->loss_bad) < 0 ||
+         shared_chain(c, v, p, &out->shared) != 0)) {
         return -1;
     }
     return 0;

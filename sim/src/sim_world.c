@@ -87,6 +87,68 @@ static int setup_dns(sim_world_t *w) {
 
 /* ---- faults ------------------------------------------------------------------------------ */
 
+/* Inject fault: count datagrams into the client as if from the server
+ * (docs/traces.md "faults"), delivered at once through the client's normal
+ * receive path, so the metrics classify them as any other datagram. */
+static void inject(sim_world_t *w, size_t idx, const sim_fault_cfg_t *f, long c, long s) {
+    if (c < 0 || s < 0) return;
+    sim_node_server_t *srv = &w->servers[s];
+    const uint8_t *last = srv->last_resp != NULL ? srv->last_resp[c] : NULL;
+    uint32_t last_len = 0;
+    if (last != NULL) memcpy(&last_len, last, 4);
+    sim_rng_t rng;
+    sim_rng_entity(&rng, w->seed, SIM_STREAM_FAULT, idx, 0);
+    for (int64_t k = 0; k < f->value; k++) {
+        uint8_t d[1500];
+        size_t len = 0;
+        if (f->dir == SIM_INJECT_INVALID) {
+            len = 16 + (size_t)sim_rng_below(&rng, 113); /* 16..128 random bytes */
+            sim_rng_bytes(&rng, d, len);
+        } else if (last_len >= 28) {
+            len = last_len;
+            memcpy(d, last + 4, len);
+            if (f->dir == SIM_INJECT_FORGED) d[48] ^= 0x01; /* first byte of the auth TLV's value (cookie, nonce) */
+            if (f->dir == SIM_INJECT_WRONG_IDENTITY) d[4] ^= 0x01; /* key_id = server_id, low byte */
+        }
+        if (len == 0) continue; /* nothing to replay yet */
+        w->m.injected_datagrams++;
+        sim_log_record(w->log, sim_engine_now(&w->engine), SIM_LOG_DELIVER, srv->node, (uint64_t)c, len);
+        sim_host_deliver(w, &w->hosts[c], srv->node, d, len);
+    }
+}
+
+/* A failures process (MTBF/MTTR): the node works for an exponential time of
+ * mean mtbf_ms, then is cut off both ways for an exponential time of mean
+ * mttr_ms, and so on until until_ms (then it works). arg: fault index << 1 |
+ * the state entered (1 failed). Draws from the fault's own stream. */
+static void ev_failure(void *ctx, uint64_t arg, void *ptr) {
+    sim_world_t *w = ctx;
+    sim_rng_t *rng = ptr;
+    size_t idx = (size_t)(arg >> 1);
+    bool fail = arg & 1u;
+    const sim_fault_cfg_t *f = &w->cfg->faults[idx];
+    sim_time_t now = sim_engine_now(&w->engine), until = f->until_ms * SIM_US_PER_MS;
+    if (now >= until) fail = false;
+    sim_net_partition(w->net, node_by_name(w, f->target), SIM_DIR_BOTH, fail);
+    sim_log_record(w->log, now, SIM_LOG_FAULT, SIM_FAULT_FAILURES, idx, fail);
+    if (now > w->last_fault) w->last_fault = now; /* convergence counts from the last transition */
+    w->has_fault = true;
+    if (now >= until) return;
+    double mean_ms = (double)(fail ? f->mttr_ms : f->mtbf_ms);
+    double d_us = sim_rng_exp(rng, mean_ms * 1000.0);
+    sim_time_t next = now + (d_us < 1.0 ? 1 : d_us < (double)(until - now) ? (sim_time_t)d_us : until - now);
+    sim_engine_schedule(&w->engine, next, SIM_CLASS_CONTROL, ev_failure, w, (uint64_t)idx << 1 | (fail ? 0u : 1u), rng);
+}
+
+/* The end of a restart's downtime: the server comes back under its new identity. */
+static void ev_comeback(void *ctx, uint64_t idx, void *ptr) {
+    sim_node_server_t *s = ptr;
+    sim_world_t *w = ctx;
+    (void)idx;
+    s->down_until = 0;
+    sim_server_do_restart(w, s);
+}
+
 static void ev_fault(void *ctx, uint64_t idx, void *ptr) {
     (void)ptr;
     sim_world_t *w = ctx;
@@ -96,7 +158,14 @@ static void ev_fault(void *ctx, uint64_t idx, void *ptr) {
     long c = client_by_name(w, f->target);
     switch (f->kind) {
     case SIM_FAULT_RESTART:
-        if (s >= 0) sim_server_do_restart(w, &w->servers[s]);
+        if (s >= 0 && f->value > 0) {
+            /* down for duration_ms: every datagram dropped, then the new identity */
+            w->servers[s].down_until = now + (sim_time_t)f->value * SIM_US_PER_MS;
+            sim_engine_schedule(&w->engine, w->servers[s].down_until, SIM_CLASS_CONTROL, ev_comeback, w, idx,
+                                &w->servers[s]);
+        } else if (s >= 0) {
+            sim_server_do_restart(w, &w->servers[s]);
+        }
         break;
     case SIM_FAULT_PAUSE:
         if (s >= 0) {
@@ -125,6 +194,18 @@ static void ev_fault(void *ctx, uint64_t idx, void *ptr) {
     case SIM_FAULT_STEERING:
         if (s >= 0) sim_server_set_steering(w->servers[s].srv, (sim_steer_mode_t)f->value, f->p);
         break;
+    case SIM_FAULT_INJECT:
+        inject(w, idx, f, c, server_by_name(w, f->link.from));
+        break;
+    case SIM_FAULT_FAILURES: {
+        sim_rng_t *rng = &w->fault_rngs[idx];
+        sim_rng_entity(rng, w->seed, SIM_STREAM_FAULT, idx, 1);
+        double d_us = sim_rng_exp(rng, (double)f->mtbf_ms * 1000.0);
+        sim_time_t until = f->until_ms * SIM_US_PER_MS;
+        sim_time_t next = now + (d_us < (double)(until - now) ? (sim_time_t)d_us : until - now);
+        sim_engine_schedule(&w->engine, next, SIM_CLASS_CONTROL, ev_failure, w, (uint64_t)idx << 1 | 1u, rng);
+        break;
+    }
     }
     sim_log_record(w->log, now, SIM_LOG_FAULT, (uint64_t)f->kind, idx, (uint64_t)f->value);
 }
@@ -133,6 +214,15 @@ static int check_names(sim_world_t *w) {
     const sim_config_t *cfg = w->cfg;
     for (size_t i = 0; i < cfg->n_faults; i++) {
         const sim_fault_cfg_t *f = &cfg->faults[i];
+        if (f->kind == SIM_FAULT_INJECT && f->dir != SIM_INJECT_INVALID) {
+            long s = server_by_name(w, f->link.from), c = client_by_name(w, f->target);
+            if (s < 0 || c < 0) continue;
+            sim_node_server_t *srv = &w->servers[s];
+            if (srv->last_resp == NULL) srv->last_resp = calloc(cfg->n_clients, sizeof *srv->last_resp);
+            if (srv->last_resp == NULL) return -1;
+            if (srv->last_resp[c] == NULL) srv->last_resp[c] = calloc(1, 1504);
+            if (srv->last_resp[c] == NULL) return -1;
+        }
         bool ok = f->kind == SIM_FAULT_LINK
                       ? node_by_name(w, f->link.from) != NODE_UNKNOWN && node_by_name(w, f->link.to) != NODE_UNKNOWN
                       : node_by_name(w, f->target) != NODE_UNKNOWN;
@@ -219,7 +309,7 @@ static int setup(sim_world_t *w, const sim_run_opts_t *opts) {
     if (sim_engine_init(&w->engine) != 0) return -1;
     w->log = sim_log_new(opts != NULL ? opts->events : NULL);
     if (w->log == NULL) return -1;
-    sim_rng_seed(&w->rng_servers, w->seed, SIM_STREAM_SERVER, 0xFFFEu);
+    if (opts != NULL && opts->timeline != NULL && opts->timeline_ms > 0) sim_timeline_init(w, opts->timeline_ms);
     w->n_hosts = cfg->n_clients; /* node numbering needs it before hosts exist */
     if (sim_servers_create(w) != 0) return -1;
     if (check_names(w) != 0) return -1;
@@ -237,6 +327,8 @@ static int setup(sim_world_t *w, const sim_run_opts_t *opts) {
     w->expect_seen = calloc(cfg->n_expects + 1, sizeof *w->expect_seen);
     if (!w->expect_server_id || !w->expect_status || !w->expect_seen) return -1;
     w->end_arrivals = cfg->duration_ms * SIM_US_PER_MS;
+    w->fault_rngs = calloc(cfg->n_faults + 1, sizeof *w->fault_rngs);
+    if (w->fault_rngs == NULL) return -1;
     for (size_t i = 0; i < cfg->n_faults; i++) {
         sim_time_t at = cfg->faults[i].at_ms * SIM_US_PER_MS;
         if (!w->has_fault || at > w->last_fault) w->last_fault = at;
@@ -253,6 +345,10 @@ static int setup(sim_world_t *w, const sim_run_opts_t *opts) {
 }
 
 static void teardown(sim_world_t *w) {
+    sim_req_forget_due(w, 0, true); /* decided requests and reports (after a failed run too) */
+    while (w->ifl_head != NULL) {  /* undecided requests and unrecorded reports drop their references */
+        sim_req_release(w, w->ifl_head);
+    }
     sim_hosts_destroy(w);          /* clients first: cancels requests, detaches DNS queries */
     if (w->dns) sim_dns_flush(w->dns);
     sim_req_forget_due(w, 0, true);
@@ -260,11 +356,14 @@ static void teardown(sim_world_t *w) {
     sim_net_free(w->net);
     sim_servers_destroy(w);
     sim_metrics_free(w);
+    sim_oracle_free(w);
+    sim_timeline_free(w);
     sim_log_free(w->log);
     sim_engine_free(&w->engine);
     free(w->expect_server_id);
     free(w->expect_status);
     free(w->expect_seen);
+    free(w->fault_rngs);
 }
 
 int sim_run(const sim_config_t *cfg, uint64_t seed, const sim_run_opts_t *opts, sim_result_t *out, char *err,
@@ -277,16 +376,20 @@ int sim_run(const sim_config_t *cfg, uint64_t seed, const sim_run_opts_t *opts, 
     int rc = setup(w, opts);
     if (rc == 0) {
         out->events = sim_engine_run(&w->engine, w->end_arrivals + DRAIN_US);
-        if (w->failed) {
+        if (w->failed && w->err[0] == '\0') {
             snprintf(w->err, sizeof w->err, "out of memory during the run");
+            rc = -1;
+        } else if (w->failed) {
             rc = -1;
         }
     } else if (w->err[0] == '\0') {
         snprintf(w->err, sizeof w->err, "cannot set up the run (out of memory or invalid configuration)");
     }
     if (rc == 0) {
+        sim_oracle_flush(w, true);
         sim_req_forget_due(w, 0, true);
         sim_metrics_finish(w);
+        if (opts != NULL) (void)sim_timeline_write(w, opts->timeline); /* write errors: the caller's ferror */
         out->seed = seed;
         out->metrics = w->m;
         out->log_records = sim_log_count(w->log);

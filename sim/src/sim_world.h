@@ -30,14 +30,21 @@ typedef struct {
     uint64_t overconsumed_windows;
     /* delivery */
     uint64_t datagrams_sent, datagrams_lost;
+    uint64_t queue_drops;             /* datagrams a server dropped because its queue was full (overload) */
+    uint64_t down_drops;              /* datagrams that reached a server during a restart's downtime */
     uint64_t replays_sent, completion_sends;
     uint64_t duplicate_deliveries;    /* server dedup hits (a replayed copy arrived within the window) */
     uint64_t reprocessed;             /* same unique_id decided afresh twice by one server (dedup lost) */
     double dedup_utilization;         /* peak live dedup entries / capacity, max over servers */
     double dedup_hit_age;             /* mean age of a dedup hit as a fraction of its TTL */
     /* responses seen by clients */
-    uint64_t late_responses;          /* for requests already completed */
-    uint64_t invalid_datagrams;       /* r_client_on_datagram returned an error */
+    uint64_t late_responses;          /* trusted responses for requests already completed */
+    uint64_t invalid_datagrams;       /* r_client_on_datagram returned an error (every class) */
+    uint64_t invalid_protocol;        /* ... RCLIENT_ERR_PROTOCOL: malformed, AES tag, not the request's answer */
+    uint64_t invalid_auth;            /* ... RCLIENT_ERR_AUTH: wrong auth type, cookie mismatch */
+    uint64_t invalid_other;           /* ... any other error */
+    uint64_t untrusted_responses;     /* responses whose server_id is not the one the request's snapshot trusts */
+    uint64_t injected_datagrams;      /* datagrams inject faults delivered to clients (also counted by class) */
     uint64_t contradictory;           /* requests with both an allow and a deny from servers */
     /* faults */
     double convergence_ms;            /* last fault -> last wrong decision after it (0: none wrong) */
@@ -66,6 +73,8 @@ typedef struct {
 
 typedef struct {
     FILE *events;                     /* text event log, or NULL */
+    FILE *timeline;                   /* --timeline CSV (docs/traces.md "Timeline"), or NULL */
+    uint32_t timeline_ms;             /* its window length, ms (> 0 with timeline) */
 } sim_run_opts_t;
 
 /* Run cfg with seed. Returns 0 with *out filled (free with sim_result_free),

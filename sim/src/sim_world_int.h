@@ -20,30 +20,72 @@
 typedef struct sim_world sim_world_t;
 typedef struct sim_host sim_host_t;
 
+/* One fresh server decision of a request (sim_nodes.c process_now). */
+typedef struct {
+    uint32_t server;              /* server index */
+    int32_t skew_ms;              /* the server's clock skew then: its clock = run clock + skew */
+    uint64_t run_us;              /* run clock (true clock) of the decision */
+    uint64_t pseq;                /* global processing sequence: orders decisions at one instant */
+} sim_fresh_t;
+
+#define SIM_REQ_FRESH 4           /* first fresh decisions kept per request (one per server) */
+
+/* What an undecided request needs only until its decision (pooled). */
+typedef struct sim_ext {
+    sim_fresh_t fresh[SIM_REQ_FRESH];
+    uint8_t n_fresh;
+    struct sim_ext *next;         /* free list */
+} sim_ext_t;
+
+/* The server_ids a client trusts, per server index (0: none), shared by the
+ * requests submitted under it (a new version per change, refcounted). */
+typedef struct {
+    uint32_t refs;
+    uint64_t id[];
+} sim_trust_t;
+
 /* One logical request, alive from submit until its decision (and, for late
- * response accounting, until its dedup deadline has passed). */
+ * response accounting, until its dedup deadline has passed); or, with
+ * is_report, one latency report datagram until the oracle applied it. */
 typedef struct sim_req {
     sim_host_t *host;
     uint64_t seq;                 /* per client, 0-based: expectation index */
     r_client_req_t *req;          /* NULL once decided */
     uint8_t uid[16];
     bool uid_known;
-    sim_time_t submitted_at;
+    bool is_report;               /* seq is then the client's report number */
+    sim_time_t submitted_at;      /* submit (a report: its send) */
     sim_time_t timer_at;          /* scheduled timer event time, 0 = none */
+    sim_time_t timer_base;        /* the deadline it was armed for (timer_at adds the host's lateness) */
     uint32_t timer_gen;
     uint16_t mix;
-    bool oracle_allowed;
     bool decided;
     uint64_t answered_mask;       /* servers that decided it afresh at least once */
     uint64_t allow_mask, deny_mask; /* servers whose answers (fresh or replayed) allowed / denied */
     uint64_t delivered_mask;      /* servers whose responses reached the client */
     int status;                   /* client outcome once decided */
-    bool oracle_applied;          /* the oracle has decided it (first fresh server answer) */
-    uint64_t granted_ms;          /* run clock of the first fresh server answer: the grant's window */
     bool client_allowed;
+    sim_time_t decided_at;
+    int32_t snapshot_oldest;      /* server index: oldest member of the snapshot (trusted ids), -1 none */
+    uint32_t ref_server;          /* report: the oldest server it was sent to (its oracle instant) */
+    sim_trust_t *trust;           /* the identities trusted at submit (the snapshot's), a reference */
+    sim_ext_t *ext;               /* until the decision */
+    /* the oracle (sim_oracle.c) */
+    uint8_t *dgram;               /* first transmission (pooled buffer: 4-byte length + bytes), until applied */
+    bool in_flight;               /* in the world's in-flight list (bounds the oracle's horizon) */
+    bool oracle_pending;          /* queued for the oracle */
+    bool oracle_applied;
+    bool oracle_allowed;
+    struct sim_req *ifl_prev, *ifl_next;
     sim_time_t forget_at;         /* drop from the uid map after this time */
     struct sim_req *next;         /* free list, or the forget queue once decided */
 } sim_req_t;
+
+/* One queued oracle application. */
+typedef struct {
+    uint64_t at_us, pseq;
+    sim_req_t *r;
+} sim_oracle_ev_t;
 
 /* Precomputed request shape (IDs derived once). */
 typedef struct {
@@ -64,7 +106,10 @@ struct sim_host {
     char key[SIM_KEY_TEXT_MAX];
     r_client_t *client;
     sim_rng_t rng_core;           /* the client core's random source */
-    sim_rng_t rng_load;           /* arrivals, mix choice, service times */
+    sim_rng_t rng_arrivals;       /* arrival gaps */
+    sim_rng_t rng_mix;            /* request mix choice */
+    sim_rng_t rng_service;        /* service times of admitted work */
+    sim_rng_t rng_timer;          /* timer lateness */
     int64_t skew_ms;
     sim_shape_t *shapes;          /* cfg->n_mix */
     uint32_t total_weight;
@@ -75,6 +120,15 @@ struct sim_host {
     sim_req_t *calling;           /* request of the current submit */
     uint64_t call_sends;
     bool call_completed_ok;
+    long call_oldest;             /* server index with the smallest server_id sent to in this call, -1 none */
+    uint64_t call_oldest_id;
+    sim_req_t *reporting;         /* the report record of the current report call */
+    uint64_t next_report;         /* reports numbered from 0 per client (event log) */
+    uint32_t call_dst[64];        /* destinations of this call's sends, for the xmit records */
+    size_t n_call_dst;
+    sim_trust_t *trust;           /* per server: the server_id this client trusts for its address, 0 none */
+    long call_snap_oldest;        /* submit: the snapshot's oldest destination by trusted id */
+    uint64_t call_snap_oldest_id;
     bool rebind_pending;
     sim_time_t rebind_asked_at;
 };
@@ -86,6 +140,10 @@ typedef struct {
     const sim_server_cfg_t *cfg;
     int64_t skew_ms;
     sim_time_t paused_until;      /* 0 = running */
+    sim_time_t down_until;        /* a restart's downtime: datagrams dropped until then */
+    sim_time_t busy_until;        /* queue_capacity > 0: when the queue's last datagram is served */
+    uint32_t queued;              /* datagrams waiting or in service */
+    uint8_t **last_resp;          /* per client: its last response (4-byte length + bytes), for inject faults */
     uint64_t id_history[256];     /* server_ids this server has had (restarts; the loader caps restarts) */
     size_t n_ids;
 } sim_node_server_t;
@@ -93,7 +151,8 @@ typedef struct {
 /* Hash map uid -> sim_req_t (open addressing, tombstones, grows). */
 typedef struct {
     sim_req_t **slots;
-    size_t cap, count, used;
+    size_t cap, count, used;      /* used = live + tombstones */
+    uint64_t rebuilds;            /* table rebuilds (growth or tombstone purge) */
 } sim_uidmap_t;
 
 /* Over-consumption accounting: (bucket_id, window index) -> allowed tokens. */
@@ -123,9 +182,17 @@ struct sim_world {
     sim_node_server_t *servers;
     size_t n_servers;
     sim_server_t *oracle;
-    sim_rng_t rng_servers;        /* processing jitter */
+    uint64_t pseq;                /* datagrams processed by servers so far */
+    sim_req_t *ifl_head, *ifl_tail; /* undecided requests and unapplied reports, in submit order */
+    sim_oracle_ev_t *oheap;       /* oracle applications waiting for their instant to be safe */
+    size_t n_oheap, cap_oheap;
+    uint64_t oracle_late;         /* applications after a later instant (a lifetime over the horizon) */
+    uint64_t oracle_last_us, oracle_last_pseq;
     sim_uidmap_t uids;
     sim_req_t *free_reqs;         /* sim_req_t free list */
+    sim_ext_t *free_ext;          /* sim_ext_t free list */
+    sim_ext_t **ext_blocks;
+    size_t n_ext_blocks, cap_ext_blocks;
     sim_req_t *forget_head, *forget_tail; /* decided requests, in forget_at order */
     sim_req_t **req_blocks;       /* allocated blocks, freed at the end */
     size_t n_req_blocks, cap_req_blocks;
@@ -137,6 +204,7 @@ struct sim_world {
     sim_time_t last_fault;        /* time of the last fault or membership change */
     bool has_fault;
     sim_time_t last_wrong;        /* last false allow/deny decided after last_fault */
+    sim_rng_t *fault_rngs;        /* per fault: the stream of a failures process */
     /* metrics */
     sim_metrics_t m;
     uint32_t *latencies_us;
@@ -149,6 +217,12 @@ struct sim_world {
     uint64_t *expect_server_id;   /* cfg->n_expects */
     int *expect_status;
     bool *expect_seen;
+    /* --timeline: per client and window counters (sim_timeline.c) */
+    uint64_t tl_us;               /* window length, 0 = off */
+    struct sim_tl_cell *tl;       /* [client][window], n_tl windows per client */
+    size_t n_tl;
+    struct sim_tl_lat *tl_lat;    /* (client, window, latency) of every decision */
+    size_t n_tl_lat, cap_tl_lat;
     char err[200];
     bool failed;                  /* a setup error after start */
 };
@@ -157,6 +231,8 @@ struct sim_world {
 int sim_hosts_create(sim_world_t *w);
 void sim_hosts_destroy(sim_world_t *w);
 void sim_host_deliver(sim_world_t *w, sim_host_t *h, uint32_t src, const uint8_t *data, size_t len);
+/* sim_dns observer: the identities a client trusts after an SRV answer. */
+void sim_host_on_srv_answer(void *ctx, uint32_t client, const sim_dns_record_t *records, size_t n);
 uint64_t sim_host_now_ms(const sim_host_t *h);
 
 /* sim_nodes.c */
@@ -168,10 +244,17 @@ uint64_t sim_server_id_at(const sim_world_t *w, size_t server, uint64_t at_ms);
 /* Apply a restart now: new, strictly younger start time. Returns 0 or -1. */
 int sim_server_do_restart(sim_world_t *w, sim_node_server_t *s);
 uint64_t sim_server_now_ms(const sim_world_t *w, const sim_node_server_t *s);
+int64_t sim_drift_ms(sim_time_t run_us, int32_t ppm);
+/* Drop reasons the servers log beyond the network's (sim_drop_reason_t 1..4). */
+#define SIM_DROP_QUEUE_FULL 5u
+#define SIM_DROP_SERVER_DOWN 6u
 sim_req_t *sim_uid_find(sim_world_t *w, const uint8_t uid[16]);
 int sim_uid_put(sim_world_t *w, sim_req_t *r);
 void sim_uid_remove(sim_world_t *w, sim_req_t *r);
 sim_req_t *sim_req_alloc(sim_world_t *w);
+sim_ext_t *sim_ext_get(sim_world_t *w);
+void sim_ext_put(sim_world_t *w, sim_ext_t *e);
+void sim_trust_release(sim_trust_t *t);
 void sim_req_release(sim_world_t *w, sim_req_t *r);
 /* Queue a decided request; release every queued one whose forget_at <= now. */
 void sim_req_forget_later(sim_world_t *w, sim_req_t *r);
@@ -179,9 +262,35 @@ void sim_req_forget_due(sim_world_t *w, sim_time_t now, bool all);
 uint8_t *sim_pkt_get(sim_world_t *w);
 void sim_pkt_put(sim_world_t *w, uint8_t *p);
 
+/* sim_oracle.c - the one oracle (docs/traces.md "Oracle") */
+void sim_oracle_inflight_add(sim_world_t *w, sim_req_t *r);
+void sim_oracle_inflight_remove(sim_world_t *w, sim_req_t *r);
+/* Copy the first transmission of r (a request at submit, a report at send). */
+int sim_oracle_keep_datagram(sim_world_t *w, sim_req_t *r, const uint8_t *data, size_t len);
+/* Queue r for application at (at_us, pseq); applied once no in-flight request can come earlier. */
+int sim_oracle_queue(sim_world_t *w, sim_req_t *r, uint64_t at_us, uint64_t pseq);
+/* Apply every queued entry that is safe now (all: every entry). */
+void sim_oracle_flush(sim_world_t *w, bool all);
+/* Apply r now if it is still queued (with everything queued before it). */
+void sim_oracle_settle(sim_world_t *w, sim_req_t *r);
+void sim_oracle_free(sim_world_t *w);
+
+/* sim_timeline.c - --timeline CSV (docs/traces.md "Timeline") */
+typedef enum {
+    SIM_TL_SUBMITTED, SIM_TL_SUBMIT_ERRORS, SIM_TL_DECIDED, SIM_TL_ALLOWED, SIM_TL_DENIED, SIM_TL_TIMEOUTS,
+    SIM_TL_IO_FAILURES, SIM_TL_FALSE_ALLOWS, SIM_TL_FALSE_DENIES, SIM_TL_OLDEST_SELECTED,
+    SIM_TL_DATAGRAMS_SENT, SIM_TL_REPLAYS_SENT, SIM_TL_COMPLETION_SENDS, SIM_TL_LATE_RESPONSES,
+    SIM_TL_UNTRUSTED_RESPONSES, SIM_TL_INVALID_DATAGRAMS, SIM_TL_REPORTS_SENT, SIM_TL_FIELDS
+} sim_tl_field_t;
+int sim_timeline_init(sim_world_t *w, uint32_t window_ms);
+void sim_tl_add(sim_world_t *w, uint32_t client, sim_time_t at, sim_tl_field_t f, uint64_t n);
+void sim_tl_latency(sim_world_t *w, uint32_t client, sim_time_t submitted_at, sim_time_t latency_us);
+int sim_timeline_write(sim_world_t *w, FILE *out);
+void sim_timeline_free(sim_world_t *w);
+
 /* sim_metrics.c */
 int sim_metrics_latency(sim_world_t *w, sim_time_t latency_us);
-int sim_metrics_allowed_tokens(sim_world_t *w, uint64_t key_id, const sim_shape_t *shape, uint64_t run_ms);
+int sim_metrics_allowed_tokens(sim_world_t *w, uint64_t key_id, const sim_shape_t *shape, uint64_t clock_ms);
 /* A request leaves the books: disagreement and contradiction accounting. */
 void sim_metrics_forget(sim_world_t *w, const sim_req_t *r);
 void sim_metrics_finish(sim_world_t *w);

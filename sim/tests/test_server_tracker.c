@@ -65,18 +65,60 @@ static void test_min_sample_threshold_gates(void **state) {
     tu_fix_free(f);
 }
 
-static void test_buffer_keeps_last_min_of_buffer_and_max_samples(void **state) {
+/* The minimum spans ttl_ms whatever max_samples is (defect: the minimum of
+ * the last min(buffer_size, max_samples) samples shortened the horizon). */
+static void test_minimum_spans_ttl_beyond_max_samples(void **state) {
     (void)state;
     tu_fix_t *f = fix();
-    r_latency_guard_t g = tu_guard("db", 1000, 1000, 100, 2, 1); /* buffer_size 2 */
+    r_latency_guard_t g = tu_guard("db", 1000, 1000, 2, 4, 1); /* max_samples 2, buffer_size 4 */
     report(f, TU_T0, &g, 5);
     report(f, TU_T0 + 1, &g, 10);
     report(f, TU_T0 + 2, &g, 20);
-    assert_int_equal(current_of(f, TU_T0 + 3, 1, &g), 10); /* 5 overwritten */
-    r_latency_guard_t h = tu_guard("q", 1000, 1000, 1, 32, 1); /* max_samples 1 */
-    report(f, TU_T0, &h, 5);
-    report(f, TU_T0 + 1, &h, 9);
-    assert_int_equal(current_of(f, TU_T0 + 3, 2, &h), 9);
+    assert_int_equal(current_of(f, TU_T0 + 3, 1, &g), 5);
+    assert_int_equal(current_of(f, TU_T0 + 1000, 2, &g), 10); /* the 5 expired */
+    tu_fix_free(f);
+}
+
+/* buffer_size bounds monotonic points, not raw samples: a later larger
+ * sample takes no point while a smaller one is live. */
+static void test_monotonic_buffer_keeps_minimum(void **state) {
+    (void)state;
+    tu_fix_t *f = fix();
+    r_latency_guard_t g = tu_guard("db", 1000, 1000, 100, 2, 1); /* buffer_size 2 */
+    report(f, TU_T0, &g, 10);
+    report(f, TU_T0 + 1, &g, 30);
+    report(f, TU_T0 + 2, &g, 20); /* drops the 30: points 10, 20 */
+    assert_int_equal(current_of(f, TU_T0 + 3, 1, &g), 10);
+    assert_int_equal(current_of(f, TU_T0 + 1000, 2, &g), 20); /* the 10 expired: next point */
+    tu_fix_free(f);
+}
+
+/* A full buffer drops its oldest point to take the newest sample. */
+static void test_full_buffer_drops_oldest_point(void **state) {
+    (void)state;
+    tu_fix_t *f = fix();
+    r_latency_guard_t g = tu_guard("db", 1000, 1000, 100, 2, 1);
+    report(f, TU_T0, &g, 5);
+    report(f, TU_T0 + 1, &g, 10);
+    report(f, TU_T0 + 2, &g, 20); /* points 5, 10 full: 5 dropped */
+    assert_int_equal(current_of(f, TU_T0 + 3, 1, &g), 10);
+    tu_fix_free(f);
+}
+
+/* min_sample_threshold counts samples, not points (with one point, three
+ * samples open the gate); above max_samples it never opens. */
+static void test_threshold_counts_samples(void **state) {
+    (void)state;
+    tu_fix_t *f = fix();
+    r_latency_guard_t g = tu_guard("db", 1000, 1000, 32, 1, 3); /* buffer_size 1, threshold 3 */
+    report(f, TU_T0, &g, 70);
+    report(f, TU_T0 + 1, &g, 60);
+    assert_int_equal(current_of(f, TU_T0 + 2, 1, &g), 0); /* 2 samples */
+    report(f, TU_T0 + 2, &g, 80);
+    assert_int_equal(current_of(f, TU_T0 + 3, 2, &g), 80); /* 3 samples; the one point holds the newest */
+    r_latency_guard_t h = tu_guard("q", 1000, 1000, 2, 32, 3); /* max_samples 2 < threshold 3 */
+    for (uint32_t k = 0; k < 5; k++) report(f, TU_T0 + k, &h, 9);
+    assert_int_equal(current_of(f, TU_T0 + 6, 3, &h), 0);
     tu_fix_free(f);
 }
 
@@ -264,7 +306,10 @@ int main(void) {
         cmocka_unit_test(test_minimum_over_live_samples),
         cmocka_unit_test(test_samples_expire_at_ttl),
         cmocka_unit_test(test_min_sample_threshold_gates),
-        cmocka_unit_test(test_buffer_keeps_last_min_of_buffer_and_max_samples),
+        cmocka_unit_test(test_minimum_spans_ttl_beyond_max_samples),
+        cmocka_unit_test(test_monotonic_buffer_keeps_minimum),
+        cmocka_unit_test(test_full_buffer_drops_oldest_point),
+        cmocka_unit_test(test_threshold_counts_samples),
         cmocka_unit_test(test_report_is_atomic_on_mismatch),
         cmocka_unit_test(test_report_blocks_disagreeing_in_one_pdu_dropped),
         cmocka_unit_test(test_guard_mismatch_dropped_until_tracker_expires),

@@ -8,6 +8,7 @@
 #include "conf_runner.h"
 #include "vec_runner.h"
 #ifdef RL_WITH_SIM
+#include "serve_cmd.h"
 #include "sim_cmd.h"
 #endif
 
@@ -30,6 +31,7 @@ static const command_t commands[] = {
     {"check", rl_cmd_check, "one rate-limit decision (or a load) over real UDP, on the public runtime"},
 #ifdef RL_WITH_SIM
     {"sim", rl_cmd_sim, "run simulator traces (docs/traces.md): the client core against simulated servers"},
+    {"serve", rl_cmd_serve, "reference r-servers on real UDP sockets, for testing any client (docs/serve.md)"},
 #endif
 };
 

@@ -23,13 +23,16 @@ typedef struct {
     uint64_t seed;
     bool check_determinism;
     bool quiet;
+    bool wall_time;
     const char *events_path;
     const char *json_path;
+    const char *timeline_path;
+    uint32_t timeline_ms;
 } sim_opts_t;
 
 static void usage(FILE *f) {
     fputs("usage: rl-testbed sim [TRACE.json...] [--seed N] [--check-determinism] [--events FILE]\n"
-          "                      [--json FILE] [--quiet]\n"
+          "                      [--json FILE] [--timeline MS FILE] [--quiet] [--wall-time]\n"
           "\n"
           "Runs simulator traces (format: docs/traces.md) with the unmodified client core\n"
           "against simulated r-servers, links and DNS, and prints each trace's metrics table\n"
@@ -43,10 +46,14 @@ static void usage(FILE *f) {
           "  --check-determinism   run each trace twice and compare event-log digests and metrics\n"
           "  --events FILE         write the text event log (one line per event) to FILE\n"
           "  --json FILE           write results (seed, digest, metrics, expectations) as JSON\n"
+          "  --timeline MS FILE    write CSV: a row per MS-ms window of the run clock and client,\n"
+          "                        with every per-client metric (docs/traces.md \"Timeline\")\n"
           "  --quiet               print only the summary line per trace and failures\n"
+          "  --wall-time           also print each trace's wall time (stdout and JSON); without it\n"
+          "                        stdout and --json depend only on the traces and seeds\n"
           "  --help                print this help\n"
           "\n"
-          "The same trace and seed give a byte-identical event log and identical metrics.\n"
+          "The same trace and seed give a byte-identical event log, stdout and JSON.\n"
           "Exit status: 0 when every trace passed, 1 when one failed, 2 on a usage error.\n",
           f);
 }
@@ -107,14 +114,15 @@ static char *metrics_text(const sim_metrics_t *m) {
 }
 
 static void json_result(FILE *j, bool first, const char *path, const sim_config_t *cfg, const sim_result_t *r,
-                        int ok) {
+                        int ok, bool wall_time) {
     fprintf(j, "%s\n  {\"trace\": ", first ? "" : ",");
     json_str(j, path);
     fputs(", \"name\": ", j);
     json_str(j, cfg->name);
     fprintf(j, ", \"seed\": %" PRIu64 ", \"passed\": %s", r->seed, ok ? "true" : "false");
-    fprintf(j, ", \"digest\": \"%s\", \"events\": %" PRIu64 ", \"wall_seconds\": %.3f, \"metrics\": ", r->digest,
-            r->events, r->wall_seconds);
+    fprintf(j, ", \"digest\": \"%s\", \"events\": %" PRIu64, r->digest, r->events);
+    if (wall_time) fprintf(j, ", \"wall_seconds\": %.3f", r->wall_seconds);
+    fputs(", \"metrics\": ", j);
     sim_metrics_json(j, &r->metrics);
     fputs(", \"expectations\": [", j);
     for (size_t i = 0; i < r->n_expects; i++) {
@@ -137,7 +145,8 @@ static void json_error(FILE *j, bool *first, const char *path, const char *err) 
 }
 
 /* Run one trace; returns 1 when it passed. */
-static int run_trace(const char *path, const sim_opts_t *o, FILE *events, FILE *json, bool *first_json) {
+static int run_trace(const char *path, const sim_opts_t *o, FILE *events, FILE *json, FILE *timeline,
+                     bool *first_json) {
     sim_config_t cfg;
     char err[512];
     if (sim_trace_load(path, &cfg, err, sizeof err) != 0) {
@@ -146,7 +155,7 @@ static int run_trace(const char *path, const sim_opts_t *o, FILE *events, FILE *
         return 0;
     }
     uint64_t seed = o->seed_given ? o->seed : cfg.seed;
-    sim_run_opts_t ro = {.events = events};
+    sim_run_opts_t ro = {.events = events, .timeline = timeline, .timeline_ms = o->timeline_ms};
     sim_result_t r;
     double t0 = wall_now();
     if (sim_run(&cfg, seed, &ro, &r, err, sizeof err) != 0) {
@@ -174,8 +183,10 @@ static int run_trace(const char *path, const sim_opts_t *o, FILE *events, FILE *
             sim_result_free(&r2);
         }
     }
-    printf("trace %s (%s): %s  seed %" PRIu64 "  events %" PRIu64 "  digest %.16s  %.2f s%s%s\n", path, cfg.name,
-           ok ? "PASS" : "FAIL", seed, r.events, r.digest, r.wall_seconds, det[0] ? "  " : "", det);
+    char wall[48] = "";
+    if (o->wall_time) snprintf(wall, sizeof wall, "  %.2f s", r.wall_seconds);
+    printf("trace %s (%s): %s  seed %" PRIu64 "  events %" PRIu64 "  digest %.16s%s%s%s\n", path, cfg.name,
+           ok ? "PASS" : "FAIL", seed, r.events, r.digest, wall, det[0] ? "  " : "", det);
     if (!o->quiet) sim_metrics_table(stdout, &r.metrics);
     for (size_t i = 0; i < r.n_expects; i++) {
         if (!o->quiet || !r.expects[i].passed) {
@@ -183,7 +194,7 @@ static int run_trace(const char *path, const sim_opts_t *o, FILE *events, FILE *
         }
     }
     if (json != NULL) {
-        json_result(json, *first_json, path, &cfg, &r, ok);
+        json_result(json, *first_json, path, &cfg, &r, ok, o->wall_time);
         *first_json = false;
     }
     sim_result_free(&r);
@@ -285,12 +296,24 @@ int rl_cmd_sim(int argc, char **argv) {
             o.seed_given = true;
         } else if (strcmp(a, "--check-determinism") == 0) {
             o.check_determinism = true;
+        } else if (strcmp(a, "--wall-time") == 0) {
+            o.wall_time = true;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             o.quiet = true;
         } else if (strcmp(a, "--events") == 0 && i + 1 < argc) {
             o.events_path = argv[++i];
         } else if (strcmp(a, "--json") == 0 && i + 1 < argc) {
             o.json_path = argv[++i];
+        } else if (strcmp(a, "--timeline") == 0 && i + 2 < argc) {
+            uint64_t ms = 0;
+            if (parse_u64(argv[i + 1], &ms) != 0 || ms == 0 || ms > 86400000u) {
+                fprintf(stderr, "rl-testbed sim: --timeline wants a window in ms 1..86400000, got '%s'\n", argv[i + 1]);
+                paths_free(&paths);
+                return 2;
+            }
+            o.timeline_ms = (uint32_t)ms;
+            o.timeline_path = argv[i + 2];
+            i += 2;
         } else if (a[0] == '-') {
             fprintf(stderr, "rl-testbed sim: unknown or incomplete option '%s'\n", a);
             usage(stderr);
@@ -307,7 +330,7 @@ int rl_cmd_sim(int argc, char **argv) {
         paths_free(&paths);
         return 2;
     }
-    FILE *events = NULL, *json = NULL;
+    FILE *events = NULL, *json = NULL, *timeline = NULL;
     if (o.events_path && (events = fopen(o.events_path, "w")) == NULL) {
         fprintf(stderr, "rl-testbed sim: cannot write %s: %s\n", o.events_path, strerror(errno));
         paths_free(&paths);
@@ -319,11 +342,18 @@ int rl_cmd_sim(int argc, char **argv) {
         paths_free(&paths);
         return 2;
     }
+    if (o.timeline_path && (timeline = fopen(o.timeline_path, "w")) == NULL) {
+        fprintf(stderr, "rl-testbed sim: cannot write %s: %s\n", o.timeline_path, strerror(errno));
+        if (events) fclose(events);
+        if (json) fclose(json);
+        paths_free(&paths);
+        return 2;
+    }
     if (json) fputc('[', json);
     size_t passed = 0, failed = 0;
     bool first = true;
     for (size_t i = 0; i < paths.n; i++) {
-        if (run_trace(paths.v[i], &o, events, json, &first)) passed++;
+        if (run_trace(paths.v[i], &o, events, json, timeline, &first)) passed++;
         else failed++;
     }
     bool write_failed = false;
@@ -336,10 +366,14 @@ int rl_cmd_sim(int argc, char **argv) {
         write_failed |= ferror(events) != 0;
         write_failed |= fclose(events) != 0;
     }
+    if (timeline) {
+        write_failed |= ferror(timeline) != 0;
+        write_failed |= fclose(timeline) != 0;
+    }
     printf("sim: %zu passed, %zu failed\n", passed, failed);
     paths_free(&paths);
     if (write_failed) {
-        fprintf(stderr, "rl-testbed sim: writing --json or --events output failed: %s\n", strerror(errno));
+        fprintf(stderr, "rl-testbed sim: writing --json, --events or --timeline output failed: %s\n", strerror(errno));
         return 2;
     }
     return failed == 0 ? 0 : 1;

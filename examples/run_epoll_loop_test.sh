@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# End-to-end check of examples/epoll_loop over real loopback UDP (IPv4 and
+# IPv6) against `rl-testbed serve` (the reference server model).
+# usage: run_epoll_loop_test.sh EPOLL_LOOP_BINARY RL_TESTBED
+set -u
+bin=$1
+testbed=$2
+key="rl-none1qyyqwps9qspsyq2sk8e0sfdp3ys"   # project vector key, default quotas
+tmp=$(mktemp -d)
+pid=""
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+"$testbed" serve --tenant "$key" --server port=0 --server port=0,steer=change --server port=0,deny=1 >"$tmp/out" 2>&1 &
+pid=$!
+for _ in $(seq 200); do grep -q '^serve: ready' "$tmp/out" && break; sleep 0.05; done
+port() { sed -n "s/^server $1: server_id [0-9]* port \([0-9]*\) .*/\1/p" "$tmp/out"; }
+sid() { sed -n "s/^server $1: server_id \([0-9]*\) port .*/\1/p" "$tmp/out"; }
+failed=0
+expect() { # NAME WANT -- ARGS
+    name=$1 want=$2
+    shift 3
+    got=$("$bin" "$@" | tr '\n' ';')
+    if [ "$got" = "$want" ]; then echo "ok   $name"; else echo "FAIL $name: got '$got' want '$want'"; failed=$((failed + 1)); fi
+}
+s0=$(sid 0) s1=$(sid 1) s2=$(sid 2)
+expect "three requests in flight over IPv4" "request 0: allowed by server $s0;request 1: allowed by server $s0;request 2: allowed by server $s0;rebinds: 0;" -- "$key" "$s0@127.0.0.1:$(port 0)"
+expect "one request over IPv6" "request 0: allowed by server $s0;rebinds: 0;" -- -n 1 "$key" "$s0@[::1]:$(port 0)"
+expect "steering_feedback 0 makes the host rebind" "request 0: allowed by server $s1;rebinds: 1;" -- -n 1 "$key" "$s1@127.0.0.1:$(port 1)"
+expect "a forced deny" "request 0: denied by server $s2;rebinds: 0;" -- -n 1 "$key" "$s2@[::1]:$(port 2)"
+expect "a silent server times out" "request 0: failed: RCLIENT_ERR_TIMEOUT;rebinds: 0;" -- -n 1 "$key" "5@127.0.0.1:9"
+kill -TERM "$pid"
+wait "$pid" || { echo "FAIL serve exit status"; failed=$((failed + 1)); }
+pid=""
+echo "epoll_loop example: $((5 - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ]

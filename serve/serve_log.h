@@ -1,0 +1,65 @@
+/* serve_log.h - the --log file of `rl-testbed serve`: one JSON object per
+ * line for every datagram received and sent, and for restarts. Fields are
+ * documented in docs/serve.md "Reading the log". A client maintainer reads
+ * "reason" to see what their client got wrong. */
+#ifndef SERVE_LOG_H
+#define SERVE_LOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim_server.h"
+
+typedef struct {
+    FILE *f;            /* NULL: logging off */
+    bool owned;
+} serve_log_t;
+
+/* Open path for appending ("-" = stdout). 0 or -1 (errno set). */
+int serve_log_open(serve_log_t *l, const char *path);
+void serve_log_close(serve_log_t *l);
+
+/* A received datagram. verdict is the model's verdict name, or the serve
+ * verdict "script_drop" / "rate_capped" when the model never saw it
+ * (result NULL then). */
+typedef struct {
+    uint64_t wall_ms;
+    unsigned server;
+    uint64_t server_id;
+    const char *peer;                  /* "127.0.0.1:5000", "[::1]:5000" */
+    const uint8_t *dgram;
+    size_t len;
+    const char *verdict;
+    int model_verdict;                 /* sim_server_verdict_t, or -1 */
+    const sim_server_result_t *result; /* NULL when the model did not see it */
+} serve_log_in_t;
+
+void serve_log_in(serve_log_t *l, const serve_log_in_t *e);
+
+/* A datagram sent (or, lost = true, lost on purpose by drop_reply). what is
+ * "rate_response" or "injected"; note names the injected kind. */
+typedef struct {
+    uint64_t wall_ms;
+    unsigned server;
+    uint64_t server_id;
+    const char *peer;
+    const uint8_t *dgram;
+    size_t len;
+    const char *what;
+    const char *note;
+    const char *verdict;               /* of the request answered */
+    bool allowed;
+    uint32_t delay_ms;
+    bool lost;
+} serve_log_out_t;
+
+void serve_log_out(serve_log_t *l, const serve_log_out_t *e);
+
+/* A restart: the instance's old and new server_id and why ("restart_at",
+ * "restart_after", "SIGHUP"). */
+void serve_log_restart(serve_log_t *l, uint64_t wall_ms, unsigned server, uint64_t old_id, uint64_t new_id,
+                       const char *cause);
+
+#endif /* SERVE_LOG_H */
