@@ -3,7 +3,7 @@
 # Safe to run repeatedly; does nothing when everything is present.
 set -euo pipefail
 pkgs=(build-essential cmake clang pkg-config libssl-dev libb2-dev libcmocka-dev libc-ares-dev dnsmasq-base
-      bind9-dnsutils libjansson-dev python3 python3-cryptography python3-jsonschema valgrind gcovr
+      bind9-dnsutils libjansson-dev python3 python3-cryptography python3-jsonschema valgrind gcovr ccache
       afl++ llvm zip unzip)  # fuzzing: AFL++ builds, llvm-cov/llvm-profdata, OSS-Fuzz seed zips
 missing=()
 for p in "${pkgs[@]}"; do

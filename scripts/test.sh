@@ -10,6 +10,9 @@
 #      ClusterFuzzLite build; crash triage of planted crashes (scripts/fuzz-smoke.sh)
 #   6. valgrind memcheck over every unit-test executable (gcc build)
 #   7. coverage gate on core/: lines >= 90 %, branches >= 75 % (gcovr)
+#   8. mutation gate: the CI share of mutation/mutants.toml must be killed
+#      (scripts/mutation.py; the full list: scripts/mutation.py --all)
+# Stage 1 also checks the spec traceability matrix (scripts/traceability.py).
 # usage: scripts/test.sh [--quick]   (--quick: stage 1 only)
 # Installs missing system packages first. Exit status 0 only when every stage passed.
 set -uo pipefail
@@ -45,7 +48,8 @@ build_and_test() {
     cmake --preset "$preset" >/dev/null && cmake --build --preset "$preset" && ctest --preset "$preset"
 }
 gcc_stage() {
-    build_and_test default && ./build/default/tools/rl-testbed/rl-testbed conformance --quiet
+    python3 scripts/traceability.py &&
+        build_and_test default && ./build/default/tools/rl-testbed/rl-testbed conformance --quiet
 }
 
 release_stage() {
@@ -60,6 +64,7 @@ if [ "$quick" -eq 0 ]; then
     stage fuzz-engines bash scripts/fuzz-smoke.sh
     stage valgrind bash scripts/valgrind.sh build/default
     stage coverage-gate bash scripts/coverage.sh --gate --out build/coverage-report
+    stage mutation-gate python3 scripts/mutation.py
 fi
 echo
 [ -n "$failed_names" ] && echo "failed stages:$failed_names"

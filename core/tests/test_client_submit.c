@@ -694,6 +694,23 @@ static void test_each_request_gets_distinct_unique_id(void **state) {
     fh_teardown(h);
 }
 
+/* Every AES request is sealed under a nonce of its own (wire_protocol.md
+ * "AES-256-GCM Normative Framing": a nonce MUST be unique per key): of two
+ * requests to three servers each, the copies of one request repeat its nonce
+ * (one sealed datagram) and the two requests' nonces differ. */
+static void test_each_aes_request_gets_distinct_nonce(void **state) {
+    (void)state;
+    fh_t *h = fh_setup(R_AUTH_AES, NULL, 3);
+    r_client_req_t *r1 = NULL, *r2 = NULL;
+    assert_int_equal(submit_default(h, &r1), RCLIENT_OK);
+    assert_int_equal(submit_default(h, &r2), RCLIENT_OK);
+    assert_int_equal(h->n_sends, 6);
+    const size_t nonce_off = RL_TENANT_TLV_SIZE + RL_TLV_HDR_SIZE;
+    assert_memory_equal(h->sends[0].data + nonce_off, h->sends[2].data + nonce_off, RL_AES_NONCE_LEN);
+    assert_memory_not_equal(h->sends[0].data + nonce_off, h->sends[3].data + nonce_off, RL_AES_NONCE_LEN);
+    fh_teardown(h);
+}
+
 /* ---- r_client_create (api.md "Configuration") ------------------------------- */
 
 static int create_with(fh_t *h, const r_client_config_t *cfg, const r_io_ops_t *io,
@@ -952,6 +969,7 @@ int main(void) {
         cmocka_unit_test(test_response_to_failed_submit_is_ignored),
         cmocka_unit_test(test_unique_id_has_uuidv4_bits),
         cmocka_unit_test(test_each_request_gets_distinct_unique_id),
+        cmocka_unit_test(test_each_aes_request_gets_distinct_nonce),
         cmocka_unit_test(test_create_null_arguments_are_config),
         cmocka_unit_test(test_create_without_udp_send_is_config),
         cmocka_unit_test(test_create_without_now_ms_is_config),

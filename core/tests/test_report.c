@@ -205,6 +205,23 @@ static void test_fresh_unique_id_per_call(void **state) {
     fh_teardown(h);
 }
 
+/* Each AES report is sealed under a fresh nonce (wire_protocol.md "AES-256-GCM
+ * Normative Framing": a nonce MUST be unique per key), distinct from the
+ * nonce of a request sealed before it. */
+static void test_each_aes_report_gets_distinct_nonce(void **state) {
+    (void)state;
+    fh_t *h = fh_setup(R_AUTH_AES, NULL, 1);
+    fh_submit(h);
+    r_service_latency_report_t r = report_n(0, QUOTA_BUFFER);
+    assert_int_equal(r_client_report_latency(h->client, &r, 1), RCLIENT_OK);
+    assert_int_equal(r_client_report_latency(h->client, &r, 1), RCLIENT_OK);
+    assert_int_equal(h->n_sends, 3);
+    const size_t off = RL_TENANT_TLV_SIZE + RL_TLV_HDR_SIZE;
+    assert_memory_not_equal(h->sends[0].data + off, h->sends[1].data + off, RL_AES_NONCE_LEN);
+    assert_memory_not_equal(h->sends[1].data + off, h->sends[2].data + off, RL_AES_NONCE_LEN);
+    fh_teardown(h);
+}
+
 /* A random source that repeats the in-flight request's draw: the report must
  * still get a request identity of its own (api.md: "a fresh request identity
  * per call"), or servers would deduplicate one against the other. */
@@ -437,6 +454,7 @@ int main(void) {
         cmocka_unit_test(test_aes_report_tampered_fails_to_open),
         cmocka_unit_test(test_fresh_unique_id_per_call),
         cmocka_unit_test(test_unique_id_distinct_from_inflight_request),
+        cmocka_unit_test(test_each_aes_report_gets_distinct_nonce),
         cmocka_unit_test(test_over_quota_reports_filtered_rest_sent),
         cmocka_unit_test(test_all_filtered_returns_ok_and_sends_nothing),
         cmocka_unit_test(test_capacity_counts_reports_after_filtering),

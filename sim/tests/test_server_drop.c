@@ -183,6 +183,32 @@ static void test_auth_failures_dropped(void **state) {
     tu_fix_free(b.f);
 }
 
+/* All 32 cookie bytes are compared: a difference in the last one drops the
+ * request as one in the first does (wire_protocol.md "Auth Header"). */
+static void test_cookie_last_byte_mismatch_dropped(void **state) {
+    (void)state;
+    base_t b;
+    base_init(&b, R_AUTH_COOKIE);
+    tu_seal(&b.f->k, b.buf, b.len);
+    b.buf[40 + 4 + 31] ^= 0x80u; /* the cookie's last byte */
+    assert_int_equal(send_raw(&b, b.len), SIM_SRV_DROP_AUTH);
+    tu_fix_free(b.f);
+}
+
+/* Framing before authentication (model order, step 1): an AES datagram whose
+ * PDU part is shorter than the 8-byte PDU header is MALFORMED, never handed to
+ * the cipher ("Valid PDU requires pdu_size >= 8"). */
+static void test_aes_pdu_shorter_than_header_is_malformed(void **state) {
+    (void)state;
+    base_t b;
+    base_init(&b, R_AUTH_AES);
+    tu_seal(&b.f->k, b.buf, b.len);
+    for (size_t rest = 0; rest < 8; rest++) {
+        assert_int_equal(send_raw(&b, 40u + 32u + rest), SIM_SRV_DROP_MALFORMED);
+    }
+    tu_fix_free(b.f);
+}
+
 static void test_aes_tampering_dropped(void **state) {
     (void)state;
     base_t b;
@@ -350,6 +376,8 @@ int main(void) {
         cmocka_unit_test(test_oversize_and_null_dropped),
         cmocka_unit_test(test_report_framing),
         cmocka_unit_test(test_auth_failures_dropped),
+        cmocka_unit_test(test_cookie_last_byte_mismatch_dropped),
+        cmocka_unit_test(test_aes_pdu_shorter_than_header_is_malformed),
         cmocka_unit_test(test_aes_tampering_dropped),
         cmocka_unit_test(test_aes_malformed_plaintext_dropped),
         cmocka_unit_test(test_response_is_request_modified_in_place),

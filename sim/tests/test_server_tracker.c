@@ -245,6 +245,21 @@ static void test_shape_quotas(void **state) {
     tu_fix_free(f);
 }
 
+/* Every resource's window is checked against rate_window_size_ms_max, not only
+ * the first one's; the over-quota request consumes nothing (wire_protocol.md
+ * "Quota Enforcement Semantics": the server validates every resource). */
+static void test_window_quota_checked_on_every_resource(void **state) {
+    (void)state;
+    r_api_key_quotas_t q = tu_default_quotas();
+    q.rate_window_size_ms_max = 1024;
+    tu_fix_t *f = fix_q(&q, 0);
+    tu_out_t o;
+    r_resource_request_t r[2] = {tu_resource("ok", 1024, 10, 1), tu_resource("long", 1025, 10, 1)};
+    assert_int_equal(tu_send(f, TU_T0, 1, NULL, 0, r, 2, &o, NULL), SIM_SRV_DROP_QUOTA);
+    assert_int_equal(tu_send(f, TU_T0, 2, NULL, 0, r, 1, &o, NULL), SIM_SRV_ANSWERED);
+    tu_fix_free(f);
+}
+
 static void test_freshness_window(void **state) {
     (void)state;
     r_api_key_quotas_t q = tu_default_quotas();
@@ -303,6 +318,7 @@ int main(void) {
         cmocka_unit_test(test_rate_bucket_quota),
         cmocka_unit_test(test_latency_service_quota),
         cmocka_unit_test(test_shape_quotas),
+        cmocka_unit_test(test_window_quota_checked_on_every_resource),
         cmocka_unit_test(test_freshness_window),
         cmocka_unit_test(test_metrics_labels_overflow),
     };
