@@ -37,6 +37,19 @@ typedef struct sim_ext {
     struct sim_ext *next;         /* free list */
 } sim_ext_t;
 
+/* One server that took part in a request: the servers a request touches are
+ * few (its snapshot's members at most), so a request keeps a short list of
+ * them instead of a bitmap over every server of the run. */
+#define SIM_TOUCH_ANSWERED 1u     /* decided it afresh at least once */
+#define SIM_TOUCH_ALLOWED 2u      /* an answer (fresh or replayed) allowed */
+#define SIM_TOUCH_DENIED 4u       /* an answer denied */
+#define SIM_TOUCH_DELIVERED 8u    /* a trusted response reached the client */
+typedef struct {
+    uint32_t server;              /* server index */
+    uint32_t flags;               /* SIM_TOUCH_* */
+} sim_touch_t;
+#define SIM_TOUCH_INLINE 4        /* kept in the record; more go to touch_more */
+
 /* The server_ids a client trusts, per server index (0: none), shared by the
  * requests submitted under it (a new version per change, refcounted). */
 typedef struct {
@@ -60,9 +73,9 @@ typedef struct sim_req {
     uint32_t timer_gen;
     uint16_t mix;
     bool decided;
-    uint64_t answered_mask;       /* servers that decided it afresh at least once */
-    uint64_t allow_mask, deny_mask; /* servers whose answers (fresh or replayed) allowed / denied */
-    uint64_t delivered_mask;      /* servers whose responses reached the client */
+    sim_touch_t touch[SIM_TOUCH_INLINE]; /* the servers that took part, in first-touch order */
+    sim_touch_t *touch_more;      /* beyond SIM_TOUCH_INLINE (heap, freed on release) */
+    uint32_t n_touch, cap_more;
     int status;                   /* client outcome once decided */
     bool client_allowed;
     sim_time_t decided_at;
@@ -252,6 +265,8 @@ sim_req_t *sim_uid_find(sim_world_t *w, const uint8_t uid[16]);
 int sim_uid_put(sim_world_t *w, sim_req_t *r);
 void sim_uid_remove(sim_world_t *w, sim_req_t *r);
 sim_req_t *sim_req_alloc(sim_world_t *w);
+/* The flags (SIM_TOUCH_*) of server index si in r, added if new; NULL on allocation failure. */
+uint32_t *sim_req_touch(sim_req_t *r, uint32_t si);
 sim_ext_t *sim_ext_get(sim_world_t *w);
 void sim_ext_put(sim_world_t *w, sim_ext_t *e);
 void sim_trust_release(sim_trust_t *t);

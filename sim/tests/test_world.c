@@ -173,6 +173,42 @@ static void test_oracle_ignores_requests_no_server_processed(void **state) {
     sim_config_free(&cfg);
 }
 
+/* Beyond 64 servers: 130 servers, and the two a request touches are the last
+ * two (indexes 128 and 129). c2 (same tenant, only s129) exhausts s129's
+ * bucket first, so each of c1's two requests is allowed by s128 and denied by
+ * s129: disagreed and contradictory count both. */
+static void test_disagreement_between_servers_beyond_64(void **state) {
+    (void)state;
+    static char T[16384];
+    size_t n = (size_t)snprintf(T, sizeof T,
+                                "{\"schema\": \"ratelimitly-trace/v1\", \"name\": \"wide\", \"seed\": 1,"
+                                " \"duration_ms\": 300, \"servers\": [");
+    for (int i = 0; i < 130; i++) {
+        n += (size_t)snprintf(T + n, sizeof T - n, "%s{\"name\": \"s%03d\", \"start_age_s\": %d}", i ? ", " : "", i,
+                              100000 - i);
+    }
+    snprintf(T + n, sizeof T - n,
+             "], \"clients\": ["
+             "  {\"name\": \"c2\", \"endpoints\": [\"s129\"], \"arrivals\": {\"kind\": \"scripted\", \"at_ms\": [0, 1, 2]},"
+             "   \"mix\": [{\"resources\": [{\"bucket\": \"api\", \"rate_limit\": 3}]}]},"
+             "  {\"name\": \"c1\", \"endpoints\": [\"s128\", \"s129\"],"
+             "   \"arrivals\": {\"kind\": \"scripted\", \"at_ms\": [10, 20]},"
+             "   \"mix\": [{\"resources\": [{\"bucket\": \"api\", \"rate_limit\": 3}]}]}],"
+             " \"expectations\": [{\"kind\": \"selected\", \"client\": \"c1\", \"request\": 0, \"server\": \"s128\"}]}");
+    sim_config_t cfg;
+    load(T, &cfg);
+    assert_int_equal(cfg.n_servers, 130);
+    sim_result_t r;
+    run(&cfg, 1, &r);
+    assert_int_equal(r.metrics.submitted, 5);
+    assert_int_equal(r.metrics.allowed, 5); /* c1 takes the oldest member's (s128's) answer */
+    assert_int_equal(r.metrics.disagreed, 2);
+    assert_int_equal(r.metrics.contradictory, 2);
+    assert_int_equal(r.expects_failed, 0);
+    sim_result_free(&r);
+    sim_config_free(&cfg);
+}
+
 /* A refused submit counts against availability and takes its number. */
 static void test_submit_errors_count_and_match_expectations(void **state) {
     (void)state;
@@ -208,6 +244,7 @@ int main(void) {
         cmocka_unit_test(test_overconsumption_is_per_tenant),
         cmocka_unit_test(test_oracle_ignores_requests_no_server_processed),
         cmocka_unit_test(test_submit_errors_count_and_match_expectations),
+        cmocka_unit_test(test_disagreement_between_servers_beyond_64),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
