@@ -94,7 +94,9 @@ static bool servers_differ(const sim_req_t *r, uint32_t need) {
 
 void sim_metrics_forget(sim_world_t *w, const sim_req_t *r) {
     if (!r->decided || r->is_report) return;
-    if (servers_differ(r, 0)) {
+    bool differ = servers_differ(r, 0);
+    if (differ || (r->oracle_applied && r->oracle_wrong)) sim_conv_unsettled(w, r->decided_at);
+    if (differ) {
         w->m.disagreed++;
         if (r->status == RCLIENT_OK) {
             w->disagreed_decided++;

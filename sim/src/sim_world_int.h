@@ -89,6 +89,7 @@ typedef struct sim_req {
     bool oracle_pending;          /* queued for the oracle */
     bool oracle_applied;
     bool oracle_allowed;
+    bool oracle_wrong;            /* the client's outcome differs from the oracle's */
     struct sim_req *ifl_prev, *ifl_next;
     sim_time_t forget_at;         /* drop from the uid map after this time */
     struct sim_req *next;         /* free list, or the forget queue once decided */
@@ -161,6 +162,15 @@ typedef struct {
     size_t n_ids;
 } sim_node_server_t;
 
+/* One fault event for convergence (sim_convergence.c). */
+typedef struct {
+    sim_time_t at_us;
+    int kind;                     /* sim_fault_kind_t, 0 = DNS epoch change */
+    uint32_t index;
+    uint64_t unsettled;
+    sim_time_t last_us;           /* last unsettled decision charged to it */
+} sim_conv_ev_t;
+
 /* Hash map uid -> sim_req_t (open addressing, tombstones, grows). */
 typedef struct {
     sim_req_t **slots;
@@ -218,6 +228,8 @@ struct sim_world {
     bool has_fault;
     sim_time_t last_wrong;        /* last false allow/deny decided after last_fault */
     sim_rng_t *fault_rngs;        /* per fault: the stream of a failures process */
+    sim_conv_ev_t *conv;          /* fault events, sorted by instant */
+    size_t n_conv, cap_conv;
     /* metrics */
     sim_metrics_t m;
     uint32_t *latencies_us;
@@ -289,6 +301,12 @@ void sim_oracle_flush(sim_world_t *w, bool all);
 /* Apply r now if it is still queued (with everything queued before it). */
 void sim_oracle_settle(sim_world_t *w, sim_req_t *r);
 void sim_oracle_free(sim_world_t *w);
+
+/* sim_convergence.c - convergence per fault event (docs/traces.md) */
+int sim_conv_add(sim_world_t *w, sim_time_t at_us, int kind, uint32_t index);
+/* A decision at decided_at that disagreed or was wrong. */
+void sim_conv_unsettled(sim_world_t *w, sim_time_t decided_at);
+int sim_conv_result(const sim_world_t *w, sim_result_t *out);
 
 /* sim_timeline.c - --timeline CSV (docs/traces.md "Timeline") */
 typedef enum {
