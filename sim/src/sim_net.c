@@ -6,7 +6,7 @@
  * Per send, in this order (each drop is logged and counted by reason, and a
  * packet dropped by an earlier check draws nothing for the later ones):
  *   1. partition: src partitioned outbound or dst partitioned inbound;
- *   2. link down;
+ *   2. link down (its parameters, or a failure process: sim_net_fail);
  *   3. loss: Bernoulli p, or Gilbert-Elliott: the packet is lost with the
  *      loss rate of the link's current state, then the state moves
  *      (good -> bad with p_good_to_bad, bad -> good with p_bad_to_good);
@@ -88,6 +88,8 @@ struct sim_net {
     link_entry_t **blocks; /* entries, ENTRIES_PER_BLOCK per block (stable addresses) */
     size_t n_blocks;
     uint8_t *part;       /* PART_IN | PART_OUT per node */
+    struct failed_link { uint32_t src, dst, owner; } *failed; /* sim_net_fail entries in force */
+    size_t n_failed, cap_failed;
     sim_deliver_fn deliver;
     void *deliver_ctx;
     packet_t *free_packets;
@@ -144,6 +146,7 @@ void sim_net_free(sim_net_t *net) {
     free(net->blocks);
     free(net->slots);
     free(net->rules);
+    free(net->failed);
     free(net->part);
     free(net);
 }
@@ -219,6 +222,44 @@ void sim_net_partition(sim_net_t *net, uint32_t node, sim_dir_t dir, bool on) {
 }
 
 const sim_net_stats_t *sim_net_stats(const sim_net_t *net) { return &net->stats; }
+
+int sim_net_fail(sim_net_t *net, uint32_t src, uint32_t dst, uint32_t owner, bool on) {
+    if (net == NULL) {
+        return -1;
+    }
+    for (size_t i = 0; i < net->n_failed; i++) {
+        struct failed_link *f = &net->failed[i];
+        if (f->src == src && f->dst == dst && f->owner == owner) {
+            if (!on) {
+                *f = net->failed[--net->n_failed];
+            }
+            return 0;
+        }
+    }
+    if (!on) {
+        return 0;
+    }
+    if (net->n_failed == net->cap_failed) {
+        size_t cap = net->cap_failed ? 2 * net->cap_failed : 8;
+        struct failed_link *f = realloc(net->failed, cap * sizeof *f);
+        if (f == NULL) {
+            return -1;
+        }
+        net->failed = f;
+        net->cap_failed = cap;
+    }
+    net->failed[net->n_failed++] = (struct failed_link){src, dst, owner};
+    return 0;
+}
+
+static bool link_failed(const sim_net_t *net, uint32_t src, uint32_t dst) {
+    for (size_t i = 0; i < net->n_failed; i++) {
+        if (node_matches(net->failed[i].src, src) && node_matches(net->failed[i].dst, dst)) {
+            return true;
+        }
+    }
+    return false;
+}
 
 static size_t slot_of(uint64_t key, size_t mask) {
     uint64_t h = key * 0x9E3779B97F4A7C15ull;
@@ -448,7 +489,7 @@ int sim_net_send(sim_net_t *net, uint32_t src, uint32_t dst, const uint8_t *data
         return -1;
     }
     const sim_link_t *lp = entry_params(net, le);
-    if (lp->down) {
+    if (lp->down || (net->n_failed != 0 && link_failed(net, src, dst))) {
         drop(net, src, dst, SIM_DROP_DOWN);
         return 0;
     }

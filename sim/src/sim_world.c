@@ -129,7 +129,14 @@ static void ev_failure(void *ctx, uint64_t arg, void *ptr) {
     const sim_fault_cfg_t *f = &w->cfg->faults[idx];
     sim_time_t now = sim_engine_now(&w->engine), until = f->until_ms * SIM_US_PER_MS;
     if (now >= until) fail = false;
-    sim_net_partition(w->net, node_by_name(w, f->target), SIM_DIR_BOTH, fail);
+    if (f->target[0] != '\0') {
+        sim_net_partition(w->net, node_by_name(w, f->target), SIM_DIR_BOTH, fail);
+    } else { /* a link's failures: its links down (and the reverse ones with symmetric) */
+        uint32_t a = node_by_name(w, f->link.from), b = node_by_name(w, f->link.to);
+        if (sim_net_fail(w->net, a, b, (uint32_t)idx, fail) != 0 ||
+            (f->dir && sim_net_fail(w->net, b, a, (uint32_t)idx, fail) != 0))
+            w->failed = true;
+    }
     sim_log_record(w->log, now, SIM_LOG_FAULT, SIM_FAULT_FAILURES, idx, fail);
     if (now > w->last_fault) w->last_fault = now; /* convergence counts from the last transition */
     if (sim_conv_add(w, now, SIM_FAULT_FAILURES, (uint32_t)idx) != 0) w->failed = true;
@@ -224,7 +231,7 @@ static int check_names(sim_world_t *w) {
             if (srv->last_resp[c] == NULL) srv->last_resp[c] = calloc(1, 1504);
             if (srv->last_resp[c] == NULL) return -1;
         }
-        bool ok = f->kind == SIM_FAULT_LINK
+        bool ok = f->kind == SIM_FAULT_LINK || (f->kind == SIM_FAULT_FAILURES && f->target[0] == '\0')
                       ? node_by_name(w, f->link.from) != NODE_UNKNOWN && node_by_name(w, f->link.to) != NODE_UNKNOWN
                       : node_by_name(w, f->target) != NODE_UNKNOWN;
         if (!ok) {
