@@ -98,7 +98,11 @@ int main(int argc, char **argv) {
         fflush(stdout);
         pid_t pid = fork();
         if (pid < 0) return bench_one(paths[i], seed_given, seed); /* no child: run here */
-        if (pid == 0) _exit(bench_one(paths[i], seed_given, seed));
+        if (pid == 0) {
+            int rc = bench_one(paths[i], seed_given, seed);
+            fflush(stdout); /* _exit does not flush stdio */
+            _exit(rc);
+        }
         int ws = 0;
         if (waitpid(pid, &ws, 0) != pid || !WIFEXITED(ws) || WEXITSTATUS(ws) != 0) status = 1;
     }
