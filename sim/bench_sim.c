@@ -7,13 +7,19 @@
  * trace; the 4M trace within 4.5x the 1M time; memory bounded by the live
  * window (the 4M peak close to the 1M peak).
  *
- * usage: sim_bench [TRACE.json] [--seed N] */
+ * --scale adds the scale traces sim/traces/bench/clients_1024.json (1,024
+ * clients) and servers_1024.json (1,024 servers, 1,024 clients). Each trace
+ * runs in its own child process, so each peak RSS is that trace's own.
+ *
+ * usage: sim_bench [TRACE.json...] [--scale] [--seed N] */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "sim_trace.h"
@@ -29,18 +35,7 @@ static double wall(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-int main(int argc, char **argv) {
-    const char *path = SIM_SOURCE_DIR "/traces/bench/throughput_3srv.json";
-    uint64_t seed = 0;
-    int seed_given = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
-            seed = strtoull(argv[++i], NULL, 10);
-            seed_given = 1;
-        } else {
-            path = argv[i];
-        }
-    }
+static int bench_one(const char *path, int seed_given, uint64_t seed) {
     sim_config_t cfg;
     char err[512];
     if (sim_trace_load(path, &cfg, err, sizeof err) != 0) {
@@ -76,4 +71,40 @@ int main(int argc, char **argv) {
     sim_result_free(&r);
     sim_config_free(&cfg);
     return 0;
+}
+
+int main(int argc, char **argv) {
+    const char *paths[64];
+    size_t n = 0;
+    uint64_t seed = 0;
+    int seed_given = 0, scale = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
+            seed = strtoull(argv[++i], NULL, 10);
+            seed_given = 1;
+        } else if (strcmp(argv[i], "--scale") == 0) {
+            scale = 1;
+        } else if (n < 60) {
+            paths[n++] = argv[i];
+        }
+    }
+    if (n == 0) paths[n++] = SIM_SOURCE_DIR "/traces/bench/throughput_3srv.json";
+    if (scale) {
+        paths[n++] = SIM_SOURCE_DIR "/traces/bench/clients_1024.json";
+        paths[n++] = SIM_SOURCE_DIR "/traces/bench/servers_1024.json";
+    }
+    int status = 0;
+    for (size_t i = 0; i < n; i++) {
+        fflush(stdout);
+        pid_t pid = fork();
+        if (pid < 0) return bench_one(paths[i], seed_given, seed); /* no child: run here */
+        if (pid == 0) {
+            int rc = bench_one(paths[i], seed_given, seed);
+            fflush(stdout); /* _exit does not flush stdio */
+            _exit(rc);
+        }
+        int ws = 0;
+        if (waitpid(pid, &ws, 0) != pid || !WIFEXITED(ws) || WEXITSTATUS(ws) != 0) status = 1;
+    }
+    return status;
 }

@@ -12,6 +12,7 @@ void sim_config_free(sim_config_t *cfg) {
     for (size_t i = 0; cfg->clients != NULL && i < cfg->n_clients; i++) {
         free(cfg->clients[i].script_ms);
         free(cfg->clients[i].mix);
+        free(cfg->clients[i].endpoints);
     }
     for (size_t i = 0; cfg->dns != NULL && i < cfg->n_dns; i++) {
         free(cfg->dns[i].members);

@@ -67,6 +67,8 @@ typedef struct {
     r_request_policy_t policy;
     r_dns_refresh_config_t dns_refresh;
     bool use_dns;                     /* false: explicit endpoints = every server in DNS epoch 0 */
+    uint32_t *endpoints;              /* explicit endpoints (server indexes, owned; implies !use_dns), or NULL */
+    size_t n_endpoints;
     int64_t clock_skew_ms;
     int32_t clock_drift_ppm;          /* as for servers */
     bool timer_late;                  /* timers fire late by a draw of timer_delay */

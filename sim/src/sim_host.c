@@ -464,7 +464,9 @@ void sim_host_deliver(sim_world_t *w, sim_host_t *h, uint32_t src, const uint8_t
             w->m.untrusted_responses++;
             sim_tl_add(w, h->index, sim_engine_now(&w->engine), SIM_TL_UNTRUSTED_RESPONSES, 1);
         }
-        if (si < 64 && !untrusted) r->delivered_mask |= 1ull << si;
+        uint32_t *f = untrusted ? NULL : sim_req_touch(r, si);
+        if (f != NULL) *f |= SIM_TOUCH_DELIVERED;
+        else if (!untrusted) w->failed = true;
     }
     call_begin(h, SIM_CALL_DATAGRAM);
     int rc = r_client_on_datagram(h->client, data, len);
@@ -558,10 +560,17 @@ static int build_shapes(sim_host_t *h) {
     return 0;
 }
 
-/* Explicit endpoints: the members of DNS epoch 0 (or every server). */
-static size_t explicit_servers(sim_world_t *w, r_server_endpoint_t *eps, size_t cap) {
+/* Explicit endpoints: the client's endpoints, else the members of DNS epoch 0 (or every server). */
+static size_t explicit_servers(sim_world_t *w, const sim_client_cfg_t *c, r_server_endpoint_t *eps, size_t cap) {
     const sim_config_t *cfg = w->cfg;
     size_t n = 0;
+    if (c->n_endpoints > 0) { /* the client's own list */
+        for (size_t i = 0; i < c->n_endpoints && n < cap; i++, n++) {
+            eps[n].server_id = sim_server_id(w->servers[c->endpoints[i]].srv);
+            eps[n].addr = sim_node_addr(w, w->servers[c->endpoints[i]].node, 29292);
+        }
+        return n;
+    }
     if (cfg->n_dns > 0) {
         const sim_dns_epoch_cfg_t *e = &cfg->dns[0];
         for (size_t i = 0; i < e->n_members && n < cap; i++) {
@@ -597,7 +606,7 @@ static int create_client(sim_world_t *w, sim_host_t *h) {
     r_server_endpoint_t eps[64];
     if (!c->use_dns) {
         rc.servers = eps;
-        rc.server_count = explicit_servers(w, eps, 64);
+        rc.server_count = explicit_servers(w, c, eps, 64);
         if (rc.server_count == 0) {
             snprintf(w->err, sizeof w->err,
                      "clients[%u] (%s): use_dns is false but dns.epochs[0] names no server to use as an explicit "

@@ -58,9 +58,13 @@ static const char *kind_name(sim_log_kind_t kind) {
 }
 
 static void store_u64le(uint8_t *p, uint64_t v) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(p, &v, 8); /* the host order is the record's: one store */
+#else
     for (int i = 0; i < 8; i++) {
         p[i] = (uint8_t)(v >> (8 * i));
     }
+#endif
 }
 
 /* A digest update of a live SHA-256 context on in-memory data cannot fail;

@@ -81,13 +81,22 @@ int sim_metrics_allowed_tokens(sim_world_t *w, uint64_t key_id, const sim_shape_
 
 /* Two different servers, one allowing and one denying (a single server that
  * answered both, after losing its dedup entry, is not a disagreement). */
-static bool servers_differ(uint64_t allow, uint64_t deny) {
-    return allow != 0 && deny != 0 && !(allow == deny && (allow & (allow - 1)) == 0);
+static bool servers_differ(const sim_req_t *r, uint32_t need) {
+    uint32_t n_allow = 0, n_deny = 0, first_allow = 0, first_deny = 0;
+    for (uint32_t k = 0; k < r->n_touch; k++) {
+        const sim_touch_t *t = k < SIM_TOUCH_INLINE ? &r->touch[k] : &r->touch_more[k - SIM_TOUCH_INLINE];
+        if ((t->flags & need) != need) continue;
+        if ((t->flags & SIM_TOUCH_ALLOWED) && n_allow++ == 0) first_allow = t->server;
+        if ((t->flags & SIM_TOUCH_DENIED) && n_deny++ == 0) first_deny = t->server;
+    }
+    return n_allow != 0 && n_deny != 0 && !(n_allow == 1 && n_deny == 1 && first_allow == first_deny);
 }
 
 void sim_metrics_forget(sim_world_t *w, const sim_req_t *r) {
     if (!r->decided || r->is_report) return;
-    if (servers_differ(r->allow_mask, r->deny_mask)) {
+    bool differ = servers_differ(r, 0);
+    if (differ || (r->oracle_applied && r->oracle_wrong)) sim_conv_unsettled(w, r->decided_at);
+    if (differ) {
         w->m.disagreed++;
         if (r->status == RCLIENT_OK) {
             w->disagreed_decided++;
@@ -95,8 +104,7 @@ void sim_metrics_forget(sim_world_t *w, const sim_req_t *r) {
             if (!r->client_allowed && r->oracle_allowed) w->m.false_deny_rate_disagree += 1;
         }
     }
-    uint64_t seen = r->delivered_mask;
-    if (servers_differ(seen & r->allow_mask, seen & r->deny_mask)) w->m.contradictory++;
+    if (servers_differ(r, SIM_TOUCH_DELIVERED)) w->m.contradictory++;
 }
 
 static int cmp_u32(const void *a, const void *b) {

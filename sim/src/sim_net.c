@@ -6,7 +6,7 @@
  * Per send, in this order (each drop is logged and counted by reason, and a
  * packet dropped by an earlier check draws nothing for the later ones):
  *   1. partition: src partitioned outbound or dst partitioned inbound;
- *   2. link down;
+ *   2. link down (its parameters, or a failure process: sim_net_fail);
  *   3. loss: Bernoulli p, or Gilbert-Elliott: the packet is lost with the
  *      loss rate of the link's current state, then the state moves
  *      (good -> bad with p_good_to_bad, bad -> good with p_bad_to_good);
@@ -14,6 +14,11 @@
  *   5. per copy: latency draw + jitter, + reorder_us with reorder_p;
  *      delivery is an engine event of class SIM_CLASS_DELIVER at now + delay.
  * SEND and DROP are logged at send time, DELIVER at delivery time.
+ *
+ * Storage: the parameters are a list of rules (src or dst may be any node),
+ * the last matching rule wins; state exists only for the links that carried
+ * a packet (a hash map on (src, dst)), so a run of thousands of nodes costs
+ * memory for the links it uses, not nodes x nodes.
  *
  * Common random numbers: every directed link owns one stream per purpose
  * (loss, Gilbert-Elliott state, duplication, latency, reorder, and the
@@ -46,16 +51,27 @@ typedef struct chunk {
     packet_t packets[PACKETS_PER_CHUNK];
 } chunk_t;
 
-typedef struct {
-    sim_link_t p;
-    bool bad; /* Gilbert-Elliott state */
-} link_state_t;
-
 #define LINK_PURPOSES 6 /* SIM_PURPOSE_LOSS .. SIM_PURPOSE_PROCESSING */
 
+/* A parameter rule: every link (src, dst) it matches takes p unless a later
+ * rule matches it too. Rule 0 is the default link (ANY, ANY). */
 typedef struct {
+    uint32_t src, dst;
+    sim_link_t p;
+} link_rule_t;
+
+/* The state of one directed link that carried a packet (or was asked for a
+ * stream): its streams, its Gilbert-Elliott state and the rule in force,
+ * cached until a rule changes (version). */
+typedef struct link_entry {
+    uint64_t key;        /* src << 32 | dst */
+    uint32_t rule;       /* index into rules, valid while version == net->version */
+    uint32_t version;
+    bool bad;            /* Gilbert-Elliott state */
     sim_rng_t r[LINK_PURPOSES];
-} link_rng_t;
+} link_entry_t;
+
+#define ENTRIES_PER_BLOCK 256u
 
 struct sim_net {
     sim_engine_t *engine;
@@ -64,9 +80,16 @@ struct sim_net {
     bool shared_bad[SIM_NET_SHARED_MAX];      /* shared Gilbert-Elliott states */
     sim_rng_t shared_rng[SIM_NET_SHARED_MAX]; /* their transition streams */
     size_t n;
-    link_state_t *links; /* n * n, [src * n + dst] */
-    link_rng_t **rngs;   /* n * n, allocated on a link's first draw */
+    link_rule_t *rules;  /* in the order set; the last match wins */
+    size_t n_rules, cap_rules;
+    uint32_t version;    /* bumped by every rule change */
+    link_entry_t **slots; /* open addressing on key; only links used so far (memory ~ links used, not n * n) */
+    size_t cap_slots, n_entries;
+    link_entry_t **blocks; /* entries, ENTRIES_PER_BLOCK per block (stable addresses) */
+    size_t n_blocks;
     uint8_t *part;       /* PART_IN | PART_OUT per node */
+    struct failed_link { uint32_t src, dst, owner; } *failed; /* sim_net_fail entries in force */
+    size_t n_failed, cap_failed;
     sim_deliver_fn deliver;
     void *deliver_ctx;
     packet_t *free_packets;
@@ -74,26 +97,24 @@ struct sim_net {
     sim_net_stats_t stats;
 };
 
+static int add_rule(sim_net_t *net, uint32_t src, uint32_t dst, const sim_link_t *link);
+
 sim_net_t *sim_net_new(sim_engine_t *engine, sim_log_t *log, const sim_rng_t *rng, size_t n_nodes,
                        const sim_link_t *default_link, sim_deliver_fn deliver, void *deliver_ctx) {
     if (engine == NULL || rng == NULL || default_link == NULL || deliver == NULL || n_nodes == 0 ||
-        n_nodes >= SIM_NODE_ANY || n_nodes > SIZE_MAX / sizeof(link_state_t) / n_nodes) {
+        n_nodes >= (1u << 20)) { /* stream entity src << 20 | dst */
         return NULL;
     }
     sim_net_t *net = calloc(1, sizeof *net);
     if (net == NULL) {
         return NULL;
     }
-    net->links = malloc(n_nodes * n_nodes * sizeof *net->links);
-    net->rngs = calloc(n_nodes * n_nodes, sizeof *net->rngs);
     net->part = calloc(n_nodes, 1);
-    if (net->links == NULL || net->rngs == NULL || net->part == NULL) {
+    net->cap_slots = 64;
+    net->slots = calloc(net->cap_slots, sizeof *net->slots);
+    if (net->part == NULL || net->slots == NULL || add_rule(net, SIM_NODE_ANY, SIM_NODE_ANY, default_link) != 0) {
         sim_net_free(net);
         return NULL;
-    }
-    for (size_t i = 0; i < n_nodes * n_nodes; i++) {
-        net->links[i].p = *default_link;
-        net->links[i].bad = false;
     }
     net->engine = engine;
     net->log = log;
@@ -119,11 +140,13 @@ void sim_net_free(sim_net_t *net) {
         free(net->chunks);
         net->chunks = next;
     }
-    for (size_t i = 0; net->rngs != NULL && i < net->n * net->n; i++) {
-        free(net->rngs[i]);
+    for (size_t i = 0; i < net->n_blocks; i++) {
+        free(net->blocks[i]);
     }
-    free(net->rngs);
-    free(net->links);
+    free(net->blocks);
+    free(net->slots);
+    free(net->rules);
+    free(net->failed);
     free(net->part);
     free(net);
 }
@@ -132,27 +155,57 @@ void sim_net_free(sim_net_t *net) {
 
 static bool node_matches(uint32_t want, size_t node) { return want == SIM_NODE_ANY || want == node; }
 
+/* Append a rule. A rule with the same (src, dst) as an older one matches
+ * exactly the links the older one did, so the older one can never win again
+ * and is removed: the list stays bounded by the distinct (src, dst) pairs. */
+static int add_rule(sim_net_t *net, uint32_t src, uint32_t dst, const sim_link_t *link) {
+    for (size_t i = 1; i < net->n_rules; i++) {
+        if (net->rules[i].src == src && net->rules[i].dst == dst) {
+            memmove(&net->rules[i], &net->rules[i + 1], (net->n_rules - i - 1) * sizeof *net->rules);
+            net->n_rules--;
+            break;
+        }
+    }
+    if (src == SIM_NODE_ANY && dst == SIM_NODE_ANY && net->n_rules > 0) {
+        net->n_rules = 1; /* every link: the rules before are all overridden */
+        net->rules[0].p = *link;
+        net->version++;
+        return 0;
+    }
+    if (net->n_rules == net->cap_rules) {
+        size_t cap = net->cap_rules ? 2 * net->cap_rules : 8;
+        link_rule_t *r = realloc(net->rules, cap * sizeof *r);
+        if (r == NULL) {
+            return -1;
+        }
+        net->rules = r;
+        net->cap_rules = cap;
+    }
+    net->rules[net->n_rules++] = (link_rule_t){src, dst, *link};
+    net->version++;
+    return 0;
+}
+
+static size_t rule_for(const sim_net_t *net, uint32_t src, uint32_t dst) {
+    size_t i = net->n_rules - 1;
+    while (i > 0 && !(node_matches(net->rules[i].src, src) && node_matches(net->rules[i].dst, dst))) {
+        i--;
+    }
+    return i;
+}
+
 void sim_net_set_link(sim_net_t *net, uint32_t src, uint32_t dst, const sim_link_t *link) {
-    if (net == NULL || link == NULL) {
+    if (net == NULL || link == NULL || (src != SIM_NODE_ANY && src >= net->n) || (dst != SIM_NODE_ANY && dst >= net->n)) {
         return;
     }
-    for (size_t s = 0; s < net->n; s++) {
-        if (!node_matches(src, s)) {
-            continue;
-        }
-        for (size_t d = 0; d < net->n; d++) {
-            if (node_matches(dst, d)) {
-                net->links[s * net->n + d].p = *link; /* .bad kept */
-            }
-        }
-    }
+    (void)add_rule(net, src, dst, link); /* .bad kept: it lives in the link's entry */
 }
 
 const sim_link_t *sim_net_link(const sim_net_t *net, uint32_t src, uint32_t dst) {
     if (net == NULL || src >= net->n || dst >= net->n) {
         return NULL;
     }
-    return &net->links[(size_t)src * net->n + dst].p;
+    return &net->rules[rule_for(net, src, dst)].p;
 }
 
 /* node may be SIM_NODE_ANY (every node): an extension of the header. */
@@ -170,22 +223,118 @@ void sim_net_partition(sim_net_t *net, uint32_t node, sim_dir_t dir, bool on) {
 
 const sim_net_stats_t *sim_net_stats(const sim_net_t *net) { return &net->stats; }
 
+int sim_net_fail(sim_net_t *net, uint32_t src, uint32_t dst, uint32_t owner, bool on) {
+    if (net == NULL) {
+        return -1;
+    }
+    for (size_t i = 0; i < net->n_failed; i++) {
+        struct failed_link *f = &net->failed[i];
+        if (f->src == src && f->dst == dst && f->owner == owner) {
+            if (!on) {
+                *f = net->failed[--net->n_failed];
+            }
+            return 0;
+        }
+    }
+    if (!on) {
+        return 0;
+    }
+    if (net->n_failed == net->cap_failed) {
+        size_t cap = net->cap_failed ? 2 * net->cap_failed : 8;
+        struct failed_link *f = realloc(net->failed, cap * sizeof *f);
+        if (f == NULL) {
+            return -1;
+        }
+        net->failed = f;
+        net->cap_failed = cap;
+    }
+    net->failed[net->n_failed++] = (struct failed_link){src, dst, owner};
+    return 0;
+}
+
+static bool link_failed(const sim_net_t *net, uint32_t src, uint32_t dst) {
+    for (size_t i = 0; i < net->n_failed; i++) {
+        if (node_matches(net->failed[i].src, src) && node_matches(net->failed[i].dst, dst)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static size_t slot_of(uint64_t key, size_t mask) {
+    uint64_t h = key * 0x9E3779B97F4A7C15ull;
+    return (size_t)(h >> 32) & mask;
+}
+
+static int grow_slots(sim_net_t *net) {
+    size_t cap = net->cap_slots * 2;
+    link_entry_t **slots = calloc(cap, sizeof *slots);
+    if (slots == NULL) {
+        return -1;
+    }
+    for (size_t i = 0; i < net->cap_slots; i++) {
+        link_entry_t *e = net->slots[i];
+        if (e != NULL) {
+            size_t j = slot_of(e->key, cap - 1);
+            while (slots[j] != NULL) j = (j + 1) & (cap - 1);
+            slots[j] = e;
+        }
+    }
+    free(net->slots);
+    net->slots = slots;
+    net->cap_slots = cap;
+    return 0;
+}
+
+/* The link's entry, created (streams seeded) on first use; NULL on allocation failure. */
+static link_entry_t *entry(sim_net_t *net, uint32_t src, uint32_t dst) {
+    uint64_t key = (uint64_t)src << 32 | dst;
+    size_t mask = net->cap_slots - 1, j = slot_of(key, mask);
+    for (link_entry_t *e; (e = net->slots[j]) != NULL; j = (j + 1) & mask) {
+        if (e->key == key) {
+            return e;
+        }
+    }
+    if (net->n_entries % ENTRIES_PER_BLOCK == 0) {
+        link_entry_t **b = realloc(net->blocks, (net->n_blocks + 1) * sizeof *b);
+        if (b == NULL) {
+            return NULL;
+        }
+        net->blocks = b;
+        if ((b[net->n_blocks] = malloc(ENTRIES_PER_BLOCK * sizeof **b)) == NULL) {
+            return NULL;
+        }
+        net->n_blocks++;
+    }
+    link_entry_t *e = &net->blocks[net->n_blocks - 1][net->n_entries % ENTRIES_PER_BLOCK];
+    e->key = key;
+    e->bad = false;
+    e->version = net->version - 1u;
+    for (uint32_t k = 0; k < LINK_PURPOSES; k++) {
+        sim_rng_entity(&e->r[k], net->key, SIM_STREAM_NET, ((uint64_t)src << 20) | dst, k);
+    }
+    net->slots[j] = e;
+    net->n_entries++;
+    if (2 * net->n_entries > net->cap_slots && grow_slots(net) != 0) {
+        return NULL;
+    }
+    return e;
+}
+
+static const sim_link_t *entry_params(sim_net_t *net, link_entry_t *e) {
+    if (e->version != net->version) {
+        e->rule = (uint32_t)rule_for(net, (uint32_t)(e->key >> 32), (uint32_t)e->key);
+        e->version = net->version;
+    }
+    return &net->rules[e->rule].p;
+}
+
 sim_rng_t *sim_net_stream(sim_net_t *net, uint32_t src, uint32_t dst, uint32_t purpose) {
     if (net == NULL || src >= net->n || dst >= net->n || purpose >= LINK_PURPOSES) {
         return NULL;
     }
-    link_rng_t **slot = &net->rngs[(size_t)src * net->n + dst];
-    if (*slot == NULL) {
-        link_rng_t *lr = malloc(sizeof *lr);
-        if (lr == NULL) {
-            return NULL;
-        }
-        for (uint32_t k = 0; k < LINK_PURPOSES; k++) {
-            sim_rng_entity(&lr->r[k], net->key, SIM_STREAM_NET, ((uint64_t)src << 20) | dst, k);
-        }
-        *slot = lr;
-    }
-    return &(*slot)->r[purpose];
+    link_entry_t *e = entry(net, src, dst);
+    return e != NULL ? &e->r[purpose] : NULL;
 }
 
 /* ---- packet pool --------------------------------------------------------- */
@@ -258,15 +407,15 @@ static uint64_t draw_latency(sim_rng_t *r, const sim_latency_t *l) {
     return d < MAX_DELAY_US ? d : MAX_DELAY_US;
 }
 
-static bool lost(sim_net_t *net, link_rng_t *lr, link_state_t *ls) {
-    const sim_loss_t *l = &ls->p.loss;
-    sim_rng_t *loss = &lr->r[SIM_PURPOSE_LOSS], *state = &lr->r[SIM_PURPOSE_STATE];
+static bool lost(sim_net_t *net, link_entry_t *le, const sim_link_t *lp) {
+    const sim_loss_t *l = &lp->loss;
+    sim_rng_t *loss = &le->r[SIM_PURPOSE_LOSS], *state = &le->r[SIM_PURPOSE_STATE];
     switch (l->kind) {
     case SIM_LOSS_BERNOULLI:
         return sim_rng_chance(loss, l->p);
     case SIM_LOSS_GILBERT: {
         /* a shared chain: every link naming it steps one state (correlated loss) */
-        bool *bad = &ls->bad;
+        bool *bad = &le->bad;
         if (l->shared >= 1 && l->shared <= SIM_NET_SHARED_MAX) {
             bad = &net->shared_bad[l->shared - 1];
             state = &net->shared_rng[l->shared - 1];
@@ -296,7 +445,7 @@ static void deliver_event(void *ctx, uint64_t arg, void *ptr) {
     packet_put(net, p); /* after the call: data is valid during it */
 }
 
-static int send_copy(sim_net_t *net, const link_state_t *ls, link_rng_t *lr, uint32_t src, uint32_t dst, const uint8_t *data,
+static int send_copy(sim_net_t *net, const sim_link_t *lp, link_entry_t *le, uint32_t src, uint32_t dst, const uint8_t *data,
                      size_t len) {
     packet_t *p = packet_get(net);
     if (p == NULL) {
@@ -308,9 +457,9 @@ static int send_copy(sim_net_t *net, const link_state_t *ls, link_rng_t *lr, uin
     if (len != 0) {
         memcpy(p->data, data, len);
     }
-    uint64_t delay = draw_latency(&lr->r[SIM_PURPOSE_LATENCY], &ls->p.latency);
-    if (sim_rng_chance(&lr->r[SIM_PURPOSE_REORDER], ls->p.reorder_p)) {
-        delay += ls->p.reorder_us;
+    uint64_t delay = draw_latency(&le->r[SIM_PURPOSE_LATENCY], &lp->latency);
+    if (sim_rng_chance(&le->r[SIM_PURPOSE_REORDER], lp->reorder_p)) {
+        delay += lp->reorder_us;
         net->stats.reordered++;
     }
     if (sim_engine_schedule(net->engine, sim_engine_now(net->engine) + delay, SIM_CLASS_DELIVER, deliver_event, net,
@@ -335,26 +484,26 @@ int sim_net_send(sim_net_t *net, uint32_t src, uint32_t dst, const uint8_t *data
         drop(net, src, dst, SIM_DROP_PARTITION);
         return 0;
     }
-    link_state_t *ls = &net->links[(size_t)src * net->n + dst];
-    if (ls->p.down) {
+    link_entry_t *le = entry(net, src, dst);
+    if (le == NULL) {
+        return -1;
+    }
+    const sim_link_t *lp = entry_params(net, le);
+    if (lp->down || (net->n_failed != 0 && link_failed(net, src, dst))) {
         drop(net, src, dst, SIM_DROP_DOWN);
         return 0;
     }
-    if (sim_net_stream(net, src, dst, 0) == NULL) {
-        return -1;
-    }
-    link_rng_t *lr = net->rngs[(size_t)src * net->n + dst];
-    if (lost(net, lr, ls)) {
+    if (lost(net, le, lp)) {
         drop(net, src, dst, SIM_DROP_LOSS);
         return 0;
     }
-    bool twice = sim_rng_chance(&lr->r[SIM_PURPOSE_DUPLICATE], ls->p.duplicate_p);
-    if (send_copy(net, ls, lr, src, dst, data, len) != 0) {
+    bool twice = sim_rng_chance(&le->r[SIM_PURPOSE_DUPLICATE], lp->duplicate_p);
+    if (send_copy(net, lp, le, src, dst, data, len) != 0) {
         return -1;
     }
     if (twice) {
         net->stats.duplicated++;
-        if (send_copy(net, ls, lr, src, dst, data, len) != 0) {
+        if (send_copy(net, lp, le, src, dst, data, len) != 0) {
             return -1;
         }
     }

@@ -96,6 +96,12 @@ sim_rng_t *sim_net_stream(sim_net_t *net, uint32_t src, uint32_t dst, uint32_t p
 typedef enum { SIM_DIR_IN = 1, SIM_DIR_OUT = 2, SIM_DIR_BOTH = 3 } sim_dir_t;
 void sim_net_partition(sim_net_t *net, uint32_t node, sim_dir_t dir, bool on);
 
+/* A failure of the links (src, dst) (either may be SIM_NODE_ANY) owned by
+ * owner: while on, every packet on them is dropped as down (SIM_DROP_DOWN),
+ * whatever their parameters. Idempotent per (src, dst, owner). Returns 0 or
+ * -1 on allocation failure. */
+int sim_net_fail(sim_net_t *net, uint32_t src, uint32_t dst, uint32_t owner, bool on);
+
 /* Send now: applies partition, down, loss, duplication, reordering and
  * latency; schedules delivery. Returns 0 (sent or dropped by the model) or -1
  * (len > SIM_MAX_PACKET or allocation failure). */

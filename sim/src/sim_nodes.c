@@ -132,7 +132,28 @@ void sim_trust_release(sim_trust_t *t) {
     if (t != NULL && --t->refs == 0) free(t);
 }
 
+uint32_t *sim_req_touch(sim_req_t *r, uint32_t si) {
+    for (uint32_t k = 0; k < r->n_touch; k++) {
+        sim_touch_t *t = k < SIM_TOUCH_INLINE ? &r->touch[k] : &r->touch_more[k - SIM_TOUCH_INLINE];
+        if (t->server == si) return &t->flags;
+    }
+    if (r->n_touch >= SIM_TOUCH_INLINE && r->n_touch - SIM_TOUCH_INLINE == r->cap_more) {
+        uint32_t cap = r->cap_more ? 2 * r->cap_more : 8;
+        sim_touch_t *m = realloc(r->touch_more, cap * sizeof *m);
+        if (m == NULL) return NULL;
+        r->touch_more = m;
+        r->cap_more = cap;
+    }
+    sim_touch_t *t = r->n_touch < SIM_TOUCH_INLINE ? &r->touch[r->n_touch] : &r->touch_more[r->n_touch - SIM_TOUCH_INLINE];
+    r->n_touch++;
+    *t = (sim_touch_t){si, 0};
+    return &t->flags;
+}
+
 void sim_req_release(sim_world_t *w, sim_req_t *r) {
+    free(r->touch_more);
+    r->touch_more = NULL;
+    r->cap_more = 0;
     if (r->uid_known) sim_uid_remove(w, r);
     sim_oracle_inflight_remove(w, r);
     if (r->ext != NULL) {
@@ -278,14 +299,14 @@ static void process_now(sim_world_t *w, sim_node_server_t *s, uint32_t src, cons
                 e->fresh[e->n_fresh++] = (sim_fresh_t){si, (int32_t)offset, now, pseq};
             }
         }
-        if (r != NULL && !r->is_report && si < 64) {
-            uint64_t bit = 1ull << si;
+        uint32_t *f = r != NULL && !r->is_report ? sim_req_touch(r, si) : NULL;
+        if (r != NULL && !r->is_report && f == NULL) w->failed = true;
+        if (f != NULL) {
             if (v == SIM_SRV_ANSWERED) {
-                if (r->answered_mask & bit) w->m.reprocessed++;
-                r->answered_mask |= bit;
+                if (*f & SIM_TOUCH_ANSWERED) w->m.reprocessed++;
+                *f |= SIM_TOUCH_ANSWERED;
             }
-            if (res.allowed) r->allow_mask |= bit;
-            else r->deny_mask |= bit;
+            *f |= res.allowed ? SIM_TOUCH_ALLOWED : SIM_TOUCH_DENIED;
         }
     } else if (v == SIM_SRV_REPORT) {
         /* a report's oracle instant: its recording by the oldest server it was sent to */
@@ -448,7 +469,10 @@ void sim_servers_destroy(sim_world_t *w) {
     for (size_t i = 0; i < w->n_pkt_all; i++) free(w->pkt_all[i]);
     free(w->pkt_all);
     free(w->pkt_free);
-    for (size_t i = 0; i < w->n_req_blocks; i++) free(w->req_blocks[i]);
+    for (size_t i = 0; i < w->n_req_blocks; i++) {
+        for (size_t k = 0; k < REQ_BLOCK; k++) free(w->req_blocks[i][k].touch_more);
+        free(w->req_blocks[i]);
+    }
     free(w->req_blocks);
     for (size_t i = 0; i < w->n_ext_blocks; i++) free(w->ext_blocks[i]);
     free(w->ext_blocks);

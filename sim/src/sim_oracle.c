@@ -119,6 +119,7 @@ static void apply(sim_world_t *w, const sim_oracle_ev_t *ev) {
     if (r->is_report) return;
     r->oracle_allowed = allowed;
     bool wrong = r->client_allowed != allowed;
+    r->oracle_wrong = wrong;
     if (r->client_allowed && !allowed) {
         w->m.false_allows++;
         sim_tl_add(w, r->host->index, r->submitted_at, SIM_TL_FALSE_ALLOWS, 1);

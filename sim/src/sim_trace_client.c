@@ -14,7 +14,7 @@
 
 static const char *const client_keys[] = {"name", "auth", "key_id", "quota_word", "policy", "dns_refresh",
                                           "use_dns", "clock_skew_ms", "clock_drift_ppm", "timer_delay", "arrivals", "max_requests", "mix",
-                                          "service", NULL};
+                                          "service", "endpoints", NULL};
 static const char *const auth_names[] = {"none", "cookie", "aes"}; /* r_auth_type_t order, from 1 */
 
 /* ---- policy ------------------------------------------------------------------- */
@@ -330,10 +330,53 @@ static int client_fields(tj_ctx_t *c, const json_t *o, const tj_path_t *p, uint6
         tj_u64(c, o, p, "max_requests", 0, UINT64_MAX, &cl->max_requests) < 0) {
         return -1;
     }
+    if (tmpl && json_object_get(o, "endpoints") != NULL) {
+        tj_path_t q;
+        tj_key(&q, p, "endpoints");
+        return tj_fail(c, &q, "endpoints are per client, not in defaults.client");
+    }
     cl->clock_drift_ppm = (int32_t)drift;
     cl->auth = (r_auth_type_t)(auth + 1);
     cl->quota_word = (uint32_t)word;
     return client_objects(c, o, p, duration_ms, cl);
+}
+
+/* endpoints: server names, each once; the client's explicit endpoints. */
+static int parse_endpoints(tj_ctx_t *c, const json_t *o, const tj_path_t *p, const sim_config_t *cfg,
+                           sim_client_cfg_t *cl) {
+    json_t *arr = NULL;
+    if (tj_array(c, o, p, "endpoints", 64, &arr) <= 0) {
+        return arr == NULL && json_object_get(o, "endpoints") == NULL ? 0 : -1;
+    }
+    tj_path_t q;
+    tj_key(&q, p, "endpoints");
+    size_t n = json_array_size(arr);
+    if (n == 0) {
+        return tj_fail(c, &q, "expected at least one server name");
+    }
+    if ((cl->endpoints = calloc(n, sizeof *cl->endpoints)) == NULL) {
+        return tj_fail(c, &q, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        tj_path_t e;
+        tj_idx(&e, &q, i);
+        const char *name = json_string_value(json_array_get(arr, i));
+        size_t s = 0;
+        while (name != NULL && s < cfg->n_servers && strcmp(cfg->servers[s].name, name) != 0) s++;
+        if (name == NULL) {
+            return tj_fail(c, &e, "expected a server name");
+        }
+        if (s == cfg->n_servers) {
+            return tj_fail(c, &e, "unknown server \"%s\" (expected a server name)", name);
+        }
+        for (size_t k = 0; k < i; k++) {
+            if (cl->endpoints[k] == s) return tj_fail(c, &e, "server %s named twice", name);
+        }
+        cl->endpoints[i] = (uint32_t)s;
+        cl->n_endpoints = i + 1;
+    }
+    cl->use_dns = false;
+    return 0;
 }
 
 /* Clients sharing a key_id are one tenant: one credential type and quota. */
@@ -361,6 +404,8 @@ static int check_key_shared(tj_ctx_t *c, const sim_config_t *cfg, size_t index, 
 /* A deep copy of the template's owned arrays. */
 static int copy_client(const sim_client_cfg_t *t, sim_client_cfg_t *out) {
     *out = *t;
+    out->endpoints = NULL; /* per client only */
+    out->n_endpoints = 0;
     out->script_ms = NULL;
     out->mix = NULL;
     if (t->n_script > 0) {
@@ -427,7 +472,8 @@ static int parse_client_list(tj_ctx_t *c, const json_t *arr, const tj_path_t *p,
         }
         memcpy(cl->name, name, SIM_NAME_MAX);
         cfg->n_clients++; /* owned by cfg from here: freed with it on error */
-        if (client_fields(c, o, &q, cfg->duration_ms, false, cl) != 0 || check_policy(c, &q, cl) != 0 ||
+        if (client_fields(c, o, &q, cfg->duration_ms, false, cl) != 0 || parse_endpoints(c, o, &q, cfg, cl) != 0 ||
+            check_policy(c, &q, cl) != 0 ||
             check_key_shared(c, cfg, i, &q) != 0) {
             return -1;
         }

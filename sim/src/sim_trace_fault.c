@@ -25,7 +25,7 @@ static const char *const fault_used[][12] = {
     {"at_ms", "kind", "target", "skew_ms", NULL},
     {"at_ms", "kind", "target", "mode", "change_p", NULL},
     {"at_ms", "kind", "target", "from", "class", "count", NULL},
-    {"at_ms", "kind", "target", "mtbf_ms", "mttr_ms", "until_ms", NULL},
+    {"at_ms", "kind", "target", "from", "to", "symmetric", "mtbf_ms", "mttr_ms", "until_ms", NULL},
 };
 static const char *const inject_names[] = {"invalid", "forged", "replayed", "wrong_identity"};
 static const char *const dir_names[] = {"in", "out", "both"}; /* sim_dir_t order, from 1 */
@@ -84,6 +84,25 @@ static int fault_members(tj_ctx_t *c, const sim_config_t *cfg, const json_t *o, 
                    ? -1
                    : (f->dir = cls, 0);
     }
+    if (f->kind == SIM_FAULT_FAILURES && json_object_get(o, "target") == NULL &&
+        (json_object_get(o, "from") != NULL || json_object_get(o, "to") != NULL)) {
+        /* a link's failures: from/to as for a link fault, no target; symmetric fails both directions together */
+        bool both = false;
+        strcpy(f->link.from, "*");
+        strcpy(f->link.to, "*");
+        if (st_node_ref(c, cfg, o, p, "from", true, ST_NODE_NONE, f->link.from) < 0 ||
+            st_node_ref(c, cfg, o, p, "to", true, ST_NODE_NONE, f->link.to) < 0 ||
+            tj_bool(c, o, p, "symmetric", &both) < 0) {
+            return -1;
+        }
+        f->dir = both && strcmp(f->link.from, f->link.to) != 0;
+        goto failures;
+    }
+    if (f->kind == SIM_FAULT_FAILURES && json_object_get(o, "symmetric") != NULL) {
+        tj_path_t q;
+        tj_key(&q, p, "symmetric");
+        return tj_fail(c, &q, "only with from and to (a link's failures)");
+    }
     bool any_node = f->kind == SIM_FAULT_PARTITION || f->kind == SIM_FAULT_SKEW || f->kind == SIM_FAULT_FAILURES;
     if (tj_require(c, o, p, "target") != 0 ||
         st_node_ref(c, cfg, o, p, "target", false, any_node ? ST_NODE_NONE : ST_NODE_SERVER, f->target) < 0) {
@@ -120,6 +139,7 @@ static int fault_members(tj_ctx_t *c, const sim_config_t *cfg, const json_t *o, 
     case SIM_FAULT_STEERING:
         return fault_steering(c, o, p, f);
     case SIM_FAULT_FAILURES:
+    failures:
         f->until_ms = cfg->duration_ms;
         return tj_require(c, o, p, "mtbf_ms") != 0 || tj_u64(c, o, p, "mtbf_ms", 1, ST_MAX_DURATION_MS, &f->mtbf_ms) < 0 ||
                        tj_require(c, o, p, "mttr_ms") != 0 ||

@@ -9,8 +9,8 @@
 #include "sim_trace_json.h"
 
 /* Caps that keep a trace's memory bounded (docs/traces.md "Limits"). */
-#define ST_MAX_SERVERS 64u
-#define ST_MAX_CLIENTS 64u
+#define ST_MAX_SERVERS 1024u
+#define ST_MAX_CLIENTS 1024u
 #define ST_MAX_MIX 64u
 #define ST_MAX_LINKS 4096u
 #define ST_MAX_EPOCHS 4096u

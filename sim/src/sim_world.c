@@ -129,9 +129,17 @@ static void ev_failure(void *ctx, uint64_t arg, void *ptr) {
     const sim_fault_cfg_t *f = &w->cfg->faults[idx];
     sim_time_t now = sim_engine_now(&w->engine), until = f->until_ms * SIM_US_PER_MS;
     if (now >= until) fail = false;
-    sim_net_partition(w->net, node_by_name(w, f->target), SIM_DIR_BOTH, fail);
+    if (f->target[0] != '\0') {
+        sim_net_partition(w->net, node_by_name(w, f->target), SIM_DIR_BOTH, fail);
+    } else { /* a link's failures: its links down (and the reverse ones with symmetric) */
+        uint32_t a = node_by_name(w, f->link.from), b = node_by_name(w, f->link.to);
+        if (sim_net_fail(w->net, a, b, (uint32_t)idx, fail) != 0 ||
+            (f->dir && sim_net_fail(w->net, b, a, (uint32_t)idx, fail) != 0))
+            w->failed = true;
+    }
     sim_log_record(w->log, now, SIM_LOG_FAULT, SIM_FAULT_FAILURES, idx, fail);
     if (now > w->last_fault) w->last_fault = now; /* convergence counts from the last transition */
+    if (sim_conv_add(w, now, SIM_FAULT_FAILURES, (uint32_t)idx) != 0) w->failed = true;
     w->has_fault = true;
     if (now >= until) return;
     double mean_ms = (double)(fail ? f->mttr_ms : f->mtbf_ms);
@@ -223,7 +231,7 @@ static int check_names(sim_world_t *w) {
             if (srv->last_resp[c] == NULL) srv->last_resp[c] = calloc(1, 1504);
             if (srv->last_resp[c] == NULL) return -1;
         }
-        bool ok = f->kind == SIM_FAULT_LINK
+        bool ok = f->kind == SIM_FAULT_LINK || (f->kind == SIM_FAULT_FAILURES && f->target[0] == '\0')
                       ? node_by_name(w, f->link.from) != NODE_UNKNOWN && node_by_name(w, f->link.to) != NODE_UNKNOWN
                       : node_by_name(w, f->target) != NODE_UNKNOWN;
         if (!ok) {
@@ -334,12 +342,18 @@ static int setup(sim_world_t *w, const sim_run_opts_t *opts) {
         if (!w->has_fault || at > w->last_fault) w->last_fault = at;
         w->has_fault = true;
         sim_engine_schedule(&w->engine, at, SIM_CLASS_CONTROL, ev_fault, w, i, NULL);
+        const sim_fault_cfg_t *f = &cfg->faults[i];
+        sim_time_t end = (f->kind == SIM_FAULT_PAUSE || f->kind == SIM_FAULT_RESTART) && f->value > 0
+                             ? at + (sim_time_t)f->value * SIM_US_PER_MS
+                             : at; /* a fault with a duration ends then */
+        if (f->kind != SIM_FAULT_FAILURES && sim_conv_add(w, end, (int)f->kind, (uint32_t)i) != 0) return -1;
     }
     /* A membership change (a DNS epoch after the first) counts as a fault for convergence. */
     for (size_t i = 1; i < cfg->n_dns; i++) {
         sim_time_t at = cfg->dns[i].at_ms * SIM_US_PER_MS;
         if (!w->has_fault || at > w->last_fault) w->last_fault = at;
         w->has_fault = true;
+        if (sim_conv_add(w, at, 0, (uint32_t)i) != 0) return -1;
     }
     return sim_hosts_create(w);
 }
@@ -364,6 +378,7 @@ static void teardown(sim_world_t *w) {
     free(w->expect_status);
     free(w->expect_seen);
     free(w->fault_rngs);
+    free(w->conv);
 }
 
 int sim_run(const sim_config_t *cfg, uint64_t seed, const sim_run_opts_t *opts, sim_result_t *out, char *err,
@@ -395,7 +410,13 @@ int sim_run(const sim_config_t *cfg, uint64_t seed, const sim_run_opts_t *opts, 
         out->log_records = sim_log_count(w->log);
         sim_log_digest(w->log, out->digest);
         check_expectations(w, out);
-    } else if (err != NULL && err_cap > 0) {
+        if (sim_conv_result(w, out) != 0) {
+            sim_result_free(out);
+            snprintf(w->err, sizeof w->err, "out of memory");
+            rc = -1;
+        }
+    }
+    if (rc != 0 && err != NULL && err_cap > 0) {
         snprintf(err, err_cap, "%s", w->err);
     }
     teardown(w);
@@ -407,5 +428,8 @@ void sim_result_free(sim_result_t *r) {
     if (r != NULL) {
         free(r->expects);
         r->expects = NULL;
+        free(r->convergence);
+        r->convergence = NULL;
+        r->n_convergence = 0;
     }
 }

@@ -59,9 +59,20 @@ typedef struct {
     char message[200];                /* what was expected and what happened */
 } sim_expect_result_t;
 
+/* Convergence of one fault event (docs/traces.md "Convergence per fault event"). */
+typedef struct {
+    double at_ms;                     /* the event's instant (run clock) */
+    int kind;                         /* sim_fault_kind_t, 0 = a DNS epoch change */
+    uint32_t index;                   /* index in faults (or in dns.epochs) */
+    uint64_t unsettled;               /* disagreed or wrong decisions charged to it */
+    double convergence_ms;            /* event -> last of them (0: none) */
+} sim_convergence_t;
+
 typedef struct {
     uint64_t seed;
     sim_metrics_t metrics;
+    sim_convergence_t *convergence;   /* per fault event, in time order (owned) */
+    size_t n_convergence;
     char digest[65];                  /* SHA-256 of the event log */
     uint64_t events;                  /* engine events processed */
     uint64_t log_records;
@@ -88,5 +99,9 @@ bool sim_metric_value(const sim_metrics_t *m, const char *key, double *out);
 /* Print the metrics as a table for people / a JSON object for tools. */
 void sim_metrics_table(FILE *f, const sim_metrics_t *m);
 void sim_metrics_json(FILE *f, const sim_metrics_t *m);
+/* Convergence per fault event: a table (at most max_rows rows) / a JSON array. */
+void sim_conv_table(FILE *f, const sim_result_t *r, size_t max_rows);
+void sim_conv_json(FILE *f, const sim_result_t *r);
+const char *sim_conv_kind_name(int kind);
 
 #endif /* SIM_WORLD_H */

@@ -37,6 +37,19 @@ typedef struct sim_ext {
     struct sim_ext *next;         /* free list */
 } sim_ext_t;
 
+/* One server that took part in a request: the servers a request touches are
+ * few (its snapshot's members at most), so a request keeps a short list of
+ * them instead of a bitmap over every server of the run. */
+#define SIM_TOUCH_ANSWERED 1u     /* decided it afresh at least once */
+#define SIM_TOUCH_ALLOWED 2u      /* an answer (fresh or replayed) allowed */
+#define SIM_TOUCH_DENIED 4u       /* an answer denied */
+#define SIM_TOUCH_DELIVERED 8u    /* a trusted response reached the client */
+typedef struct {
+    uint32_t server;              /* server index */
+    uint32_t flags;               /* SIM_TOUCH_* */
+} sim_touch_t;
+#define SIM_TOUCH_INLINE 4        /* kept in the record; more go to touch_more */
+
 /* The server_ids a client trusts, per server index (0: none), shared by the
  * requests submitted under it (a new version per change, refcounted). */
 typedef struct {
@@ -60,9 +73,9 @@ typedef struct sim_req {
     uint32_t timer_gen;
     uint16_t mix;
     bool decided;
-    uint64_t answered_mask;       /* servers that decided it afresh at least once */
-    uint64_t allow_mask, deny_mask; /* servers whose answers (fresh or replayed) allowed / denied */
-    uint64_t delivered_mask;      /* servers whose responses reached the client */
+    sim_touch_t touch[SIM_TOUCH_INLINE]; /* the servers that took part, in first-touch order */
+    sim_touch_t *touch_more;      /* beyond SIM_TOUCH_INLINE (heap, freed on release) */
+    uint32_t n_touch, cap_more;
     int status;                   /* client outcome once decided */
     bool client_allowed;
     sim_time_t decided_at;
@@ -76,6 +89,7 @@ typedef struct sim_req {
     bool oracle_pending;          /* queued for the oracle */
     bool oracle_applied;
     bool oracle_allowed;
+    bool oracle_wrong;            /* the client's outcome differs from the oracle's */
     struct sim_req *ifl_prev, *ifl_next;
     sim_time_t forget_at;         /* drop from the uid map after this time */
     struct sim_req *next;         /* free list, or the forget queue once decided */
@@ -148,6 +162,15 @@ typedef struct {
     size_t n_ids;
 } sim_node_server_t;
 
+/* One fault event for convergence (sim_convergence.c). */
+typedef struct {
+    sim_time_t at_us;
+    int kind;                     /* sim_fault_kind_t, 0 = DNS epoch change */
+    uint32_t index;
+    uint64_t unsettled;
+    sim_time_t last_us;           /* last unsettled decision charged to it */
+} sim_conv_ev_t;
+
 /* Hash map uid -> sim_req_t (open addressing, tombstones, grows). */
 typedef struct {
     sim_req_t **slots;
@@ -205,6 +228,8 @@ struct sim_world {
     bool has_fault;
     sim_time_t last_wrong;        /* last false allow/deny decided after last_fault */
     sim_rng_t *fault_rngs;        /* per fault: the stream of a failures process */
+    sim_conv_ev_t *conv;          /* fault events, sorted by instant */
+    size_t n_conv, cap_conv;
     /* metrics */
     sim_metrics_t m;
     uint32_t *latencies_us;
@@ -256,6 +281,8 @@ sim_req_t *sim_uid_find(sim_world_t *w, const uint8_t uid[16]);
 int sim_uid_put(sim_world_t *w, sim_req_t *r);
 void sim_uid_remove(sim_world_t *w, sim_req_t *r);
 sim_req_t *sim_req_alloc(sim_world_t *w);
+/* The flags (SIM_TOUCH_*) of server index si in r, added if new; NULL on allocation failure. */
+uint32_t *sim_req_touch(sim_req_t *r, uint32_t si);
 sim_ext_t *sim_ext_get(sim_world_t *w);
 void sim_ext_put(sim_world_t *w, sim_ext_t *e);
 void sim_trust_release(sim_trust_t *t);
@@ -278,6 +305,12 @@ void sim_oracle_flush(sim_world_t *w, bool all);
 /* Apply r now if it is still queued (with everything queued before it). */
 void sim_oracle_settle(sim_world_t *w, sim_req_t *r);
 void sim_oracle_free(sim_world_t *w);
+
+/* sim_convergence.c - convergence per fault event (docs/traces.md) */
+int sim_conv_add(sim_world_t *w, sim_time_t at_us, int kind, uint32_t index);
+/* A decision at decided_at that disagreed or was wrong. */
+void sim_conv_unsettled(sim_world_t *w, sim_time_t decided_at);
+int sim_conv_result(const sim_world_t *w, sim_result_t *out);
 
 /* sim_timeline.c - --timeline CSV (docs/traces.md "Timeline") */
 typedef enum {

@@ -244,6 +244,61 @@ static void test_failures_process(void **state) {
     sim_config_free(&cfg);
 }
 
+/* A link's failures (c1 -> A only, MTBF 100 ms, MTTR 50 ms): packets on
+ * that link are dropped as down exactly while the process is failed, and no
+ * other link (A -> c1, c2 -> A) loses a packet. */
+static void test_link_failures_process(void **state) {
+    (void)state;
+    static const char T[] =
+        "{\"schema\": \"ratelimitly-trace/v1\", \"duration_ms\": 2000,"
+        " \"servers\": [{\"name\": \"A\", \"start_age_s\": 86400}, {\"name\": \"B\", \"start_age_s\": 3600}],"
+        " \"clients\": [" CLIENT_HEAD " \"arrivals\": {\"kind\": \"poisson\", \"rate_per_s\": 200}, " ONE_RESOURCE "},"
+        "  {\"name\": \"c2\", \"auth\": \"cookie\", \"use_dns\": false, \"arrivals\": {\"kind\": \"poisson\", \"rate_per_s\": 200}, " ONE_RESOURCE "}],"
+        " \"faults\": [{\"at_ms\": 0, \"kind\": \"failures\", \"from\": \"c1\", \"to\": \"A\", \"mtbf_ms\": 100,"
+        "   \"mttr_ms\": 50}]}";
+    sim_config_t cfg;
+    char err[300];
+    if (sim_trace_parse(T, strlen(T), "t.json", &cfg, err, sizeof err) != 0) fail_msg("%s", err);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    sim_run_opts_t o = {.events = f};
+    sim_result_t r;
+    if (sim_run(&cfg, 3, &o, &r, err, sizeof err) != 0) fail_msg("%s", err);
+    fclose(f);
+    /* nodes: c1 = 0, c2 = 1, A = 2, B = 3 */
+    bool failed = false;
+    size_t drops = 0, sends_while_failed = 0, transitions = 0;
+    char kind[16];
+    unsigned long long t, a, b, c;
+    for (const char *line = buf; *line != '\0';) {
+        assert_int_equal(sscanf(line, "%llu %15s %llu %llu %llu", &t, kind, &a, &b, &c), 5);
+        if (strcmp(kind, "fault") == 0 && a == 10) {
+            failed = c == 1;
+            transitions += c == 1;
+        } else if (strcmp(kind, "drop") == 0) {
+            assert_int_equal(a, 0);
+            assert_int_equal(b, 2);
+            assert_int_equal(c, 2); /* down */
+            assert_true(failed);
+            drops++;
+        } else if (strcmp(kind, "send") == 0 && a == 0 && b == 2 && failed) {
+            sends_while_failed++;
+        }
+        line = strchr(line, '\n');
+        if (line == NULL) break;
+        line++;
+    }
+    assert_true(transitions > 5);
+    assert_true(drops > 0);
+    assert_int_equal(drops, sends_while_failed); /* every packet on the link while failed, no other */
+    assert_true(r.metrics.availability >= 0.99);
+    free(buf);
+    sim_result_free(&r);
+    sim_config_free(&cfg);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_overload_queue_drops_and_delays),
@@ -254,6 +309,7 @@ int main(void) {
         cmocka_unit_test(test_injected_datagrams_by_class),
         cmocka_unit_test(test_empirical_latency_from_file),
         cmocka_unit_test(test_failures_process),
+        cmocka_unit_test(test_link_failures_process),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,6 +36,10 @@
     X("dns_members_with_fail", "dns.epochs[0].members: only with mode ok") \
     X("dns_port_zero", "dns.epochs[0].members[0].port: expected an integer in [1, 65535], got 0") \
     X("dns_unknown_member", "dns.epochs[0].members[1]: unknown server \"Z\" (expected a server name)") \
+    X("endpoints_duplicate", "clients[0].endpoints[1]: server A named twice") \
+    X("endpoints_in_defaults", "defaults.client.endpoints: endpoints are per client, not in defaults.client") \
+    X("endpoints_unknown", "clients[0].endpoints[1]: unknown server \"Z\" (expected a server name)") \
+    X("failures_symmetric_node", "faults[0].symmetric: only with from and to (a link's failures)") \
     X("duplicate_key", "line 1 column 69: duplicate object key near '\"duration_ms\"'") \
     X("duplicate_server", "servers[2].name: duplicate name \"A\" (servers and clients share one name space)") \
     X("duration_negative", "duration_ms: expected an integer in [1, 86400000], got -5") \

@@ -173,6 +173,98 @@ static void test_oracle_ignores_requests_no_server_processed(void **state) {
     sim_config_free(&cfg);
 }
 
+/* Beyond 64 servers: 130 servers, and the two a request touches are the last
+ * two (indexes 128 and 129). c2 (same tenant, only s129) exhausts s129's
+ * bucket first, so each of c1's two requests is allowed by s128 and denied by
+ * s129: disagreed and contradictory count both. */
+static const char *wide_trace(const char *extra) {
+    static char T[16384];
+    size_t n = (size_t)snprintf(T, sizeof T,
+                                "{\"schema\": \"ratelimitly-trace/v1\", \"name\": \"wide\", \"seed\": 1,"
+                                " \"duration_ms\": 300, \"servers\": [");
+    for (int i = 0; i < 130; i++) {
+        n += (size_t)snprintf(T + n, sizeof T - n,
+                              "%s{\"name\": \"s%03d\", \"start_age_s\": %d, \"processing_us\": 0,"
+                              " \"processing_jitter_us\": 0}",
+                              i ? ", " : "", i, 100000 - i);
+    }
+    snprintf(T + n, sizeof T - n,
+             "], \"clients\": ["
+             "  {\"name\": \"c2\", \"endpoints\": [\"s129\"], \"arrivals\": {\"kind\": \"scripted\", \"at_ms\": [0, 1, 2]},"
+             "   \"mix\": [{\"resources\": [{\"bucket\": \"api\", \"rate_limit\": 3}]}]},"
+             "  {\"name\": \"c1\", \"endpoints\": [\"s128\", \"s129\"],"
+             "   \"arrivals\": {\"kind\": \"scripted\", \"at_ms\": [10, 20]},"
+             "   \"mix\": [{\"resources\": [{\"bucket\": \"api\", \"rate_limit\": 3}]}]}],"
+             " \"links\": {\"default\": {\"latency\": {\"kind\": \"const\", \"base_us\": 1000}}},%s"
+             " \"expectations\": [{\"kind\": \"selected\", \"client\": \"c1\", \"request\": 0, \"server\": \"s128\"}]}",
+             extra);
+    return T;
+}
+
+static void test_disagreement_between_servers_beyond_64(void **state) {
+    (void)state;
+    sim_config_t cfg;
+    load(wide_trace(""), &cfg);
+    assert_int_equal(cfg.n_servers, 130);
+    sim_result_t r;
+    run(&cfg, 1, &r);
+    assert_int_equal(r.metrics.submitted, 5);
+    assert_int_equal(r.metrics.allowed, 5); /* c1 takes the oldest member's (s128's) answer */
+    assert_int_equal(r.metrics.disagreed, 2);
+    assert_int_equal(r.metrics.contradictory, 2);
+    assert_int_equal(r.expects_failed, 0);
+    sim_result_free(&r);
+    sim_config_free(&cfg);
+}
+
+/* Convergence per fault event: c1's disagreed decisions (12 ms and 22 ms:
+ * submit + two 1 ms links) are charged to the latest event at or before
+ * each: the skew at 5 ms gets the first (12 - 5 = 7 ms), the pause of an
+ * unused server, ending at 15 + 1 = 16 ms, the second (22 - 16 = 6 ms). */
+static void test_convergence_per_fault_event(void **state) {
+    (void)state;
+    sim_config_t cfg;
+    load(wide_trace(" \"faults\": [{\"at_ms\": 5, \"kind\": \"skew\", \"target\": \"c2\", \"skew_ms\": 0},"
+                    " {\"at_ms\": 15, \"kind\": \"pause\", \"target\": \"s000\", \"duration_ms\": 1}],"),
+         &cfg);
+    sim_result_t r;
+    run(&cfg, 1, &r);
+    assert_int_equal(r.metrics.disagreed, 2);
+    assert_int_equal(r.n_convergence, 2);
+    assert_true(r.convergence[0].at_ms == 5.0);
+    assert_int_equal(r.convergence[0].kind, 7); /* skew */
+    assert_int_equal(r.convergence[0].unsettled, 1);
+    assert_true(r.convergence[0].convergence_ms == 7.0);
+    assert_true(r.convergence[1].at_ms == 16.0);
+    assert_int_equal(r.convergence[1].kind, 2); /* pause, at its end */
+    assert_int_equal(r.convergence[1].index, 1);
+    assert_int_equal(r.convergence[1].unsettled, 1);
+    assert_true(r.convergence[1].convergence_ms == 6.0);
+    sim_result_free(&r);
+    sim_config_free(&cfg);
+}
+
+/* No unsettled decision: every event converges at once (0). */
+static void test_convergence_zero_when_servers_agree(void **state) {
+    (void)state;
+    static const char T[] =
+        "{\"schema\": \"ratelimitly-trace/v1\", \"name\": \"t\", \"seed\": 5, \"duration_ms\": 200,"
+        " \"servers\": [{\"name\": \"A\", \"start_age_s\": 86400}, {\"name\": \"B\", \"start_age_s\": 3600}],"
+        " \"clients\": [{\"name\": \"c1\", \"use_dns\": false,"
+        "   \"arrivals\": {\"kind\": \"scripted\", \"at_ms\": [0, 10, 20, 30, 40]}}],"
+        " \"faults\": [{\"at_ms\": 25, \"kind\": \"pause\", \"target\": \"B\", \"duration_ms\": 5}]}";
+    sim_config_t cfg;
+    load(T, &cfg);
+    sim_result_t r;
+    run(&cfg, 5, &r);
+    assert_int_equal(r.n_convergence, 1);
+    assert_true(r.convergence[0].at_ms == 30.0);
+    assert_int_equal(r.convergence[0].unsettled, 0);
+    assert_true(r.convergence[0].convergence_ms == 0.0);
+    sim_result_free(&r);
+    sim_config_free(&cfg);
+}
+
 /* A refused submit counts against availability and takes its number. */
 static void test_submit_errors_count_and_match_expectations(void **state) {
     (void)state;
@@ -208,6 +300,9 @@ int main(void) {
         cmocka_unit_test(test_overconsumption_is_per_tenant),
         cmocka_unit_test(test_oracle_ignores_requests_no_server_processed),
         cmocka_unit_test(test_submit_errors_count_and_match_expectations),
+        cmocka_unit_test(test_disagreement_between_servers_beyond_64),
+        cmocka_unit_test(test_convergence_per_fault_event),
+        cmocka_unit_test(test_convergence_zero_when_servers_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -121,6 +121,8 @@ static void json_result(FILE *j, bool first, const char *path, const sim_config_
     if (wall_time) fprintf(j, ", \"wall_seconds\": %.3f", r->wall_seconds);
     fputs(", \"metrics\": ", j);
     sim_metrics_json(j, &r->metrics);
+    fputs(", \"convergence\": ", j);
+    sim_conv_json(j, r);
     fputs(", \"expectations\": [", j);
     for (size_t i = 0; i < r->n_expects; i++) {
         fprintf(j, "%s{\"passed\": %s, \"message\": ", i ? ", " : "", r->expects[i].passed ? "true" : "false");
@@ -184,7 +186,10 @@ static int run_trace(const char *path, const sim_opts_t *o, FILE *events, FILE *
     if (o->wall_time) snprintf(wall, sizeof wall, "  %.2f s", r.wall_seconds);
     printf("trace %s (%s): %s  seed %" PRIu64 "  events %" PRIu64 "  digest %.16s%s%s%s\n", path, cfg.name,
            ok ? "PASS" : "FAIL", seed, r.events, r.digest, wall, det[0] ? "  " : "", det);
-    if (!o->quiet) sim_metrics_table(stdout, &r.metrics);
+    if (!o->quiet) {
+        sim_metrics_table(stdout, &r.metrics);
+        sim_conv_table(stdout, &r, 16);
+    }
     for (size_t i = 0; i < r.n_expects; i++) {
         if (!o->quiet || !r.expects[i].passed) {
             printf("  expect %-4s %s\n", r.expects[i].passed ? "PASS" : "FAIL", r.expects[i].message);
