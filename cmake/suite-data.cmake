@@ -35,6 +35,9 @@ install(FILES ${rl_data_vectors} DESTINATION ${RL_DATA_INSTALL_DIR}/vectors)
 install(FILES ${rl_data_cases} DESTINATION ${RL_DATA_INSTALL_DIR}/conformance/cases)
 install(FILES ${rl_data_traces} ${PROJECT_SOURCE_DIR}/sim/traces/default-set.txt
         DESTINATION ${RL_DATA_INSTALL_DIR}/sim/traces)
+# Data files a trace names (empirical latency samples, relative to the trace).
+file(GLOB rl_data_trace_data CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/sim/traces/data/*.txt)
+install(FILES ${rl_data_trace_data} DESTINATION ${RL_DATA_INSTALL_DIR}/sim/traces/data)
 install(FILES ${rl_data_schemas} DESTINATION ${RL_DATA_INSTALL_DIR}/schemas)
 install(PROGRAMS ${PROJECT_SOURCE_DIR}/schemas/validate.py DESTINATION ${RL_DATA_INSTALL_DIR}/schemas)
 install(FILES ${PROJECT_SOURCE_DIR}/conformance/README.md DESTINATION ${RL_DATA_INSTALL_DIR}/docs

@@ -52,7 +52,9 @@ static bool server_ok(const conf_case_t *c, int s) {
 static void check_accepted(const conf_case_t *c) {
     FUZZ_CHECK(name_ok(c->id, sizeof c->id) && id_ok(c->id));
     FUZZ_CHECK(name_ok(c->area, sizeof c->area));
-    FUZZ_CHECK(c->auth == R_AUTH_NONE || c->auth == R_AUTH_COOKIE || c->auth == R_AUTH_AES);
+    /* "auth": "any" leaves the mode unbound until conf_case_bind_mode */
+    FUZZ_CHECK(c->any_auth ? c->auth == R_AUTH_UNSPECIFIED
+                           : c->auth == R_AUTH_NONE || c->auth == R_AUTH_COOKIE || c->auth == R_AUTH_AES);
     FUZZ_CHECK(c->n_servers >= 1 && c->n_servers <= CONF_MAX_SERVERS);
     for (size_t i = 0; i < c->n_servers; i++) {
         FUZZ_CHECK(name_ok(c->server_names[i], CONF_NAME_MAX));

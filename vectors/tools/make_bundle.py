@@ -7,6 +7,7 @@ the layout of a checkout (and of share/rl-testbed when installed):
   vectors/*.json               known-answer vectors (ratelimitly-vectors/v1)
   conformance/cases/*.json     HA decision cases (ratelimitly-ha-case/v1)
   sim/traces/*.json            simulator traces (ratelimitly-trace/v1), default-set.txt
+  sim/traces/data/*.txt        files the traces name (empirical latency samples)
   schemas/*.schema.json        their JSON Schemas (draft 2020-12), validate.py
   docs/                        ha-cases.md (conformance/README.md), traces.md, testing-other-clients.md
   MANIFEST.json                version, and per file: path, size, sha256, schema, tests
@@ -38,6 +39,7 @@ CONTENT = (
     ("vectors", ".json", "vectors"),
     ("conformance/cases", ".json", "conformance/cases"),
     ("sim/traces", ".json", "sim/traces"),
+    ("sim/traces/data", ".txt", "sim/traces/data"),
     ("schemas", ".schema.json", "schemas"),
 )
 SINGLE = (
