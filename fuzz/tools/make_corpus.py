@@ -317,9 +317,11 @@ def serve_datagram_seeds():
             inp = dict(t["input"], key=serve_world_key(gv.decode_api_key(t["input"]["key"])["auth"]),
                        time_stamp_ms=str(SERVE_NOW_MS))
             try:
-                out.append(build(inp))
+                pkt = build(inp)
             except gv.VecError:
-                pass
+                continue
+            if pkt is not None:  # None: nothing to send (every report filtered)
+                out.append(pkt)
     for kind in ("rate_request_packet", "latency_report_packet", "rate_response"):
         for t in vectors(kind):
             hexed = t["input"].get("packet_hex") or (t.get("expected") or {}).get("packet_hex")
