@@ -28,6 +28,7 @@
 #include <openssl/rand.h>
 
 #include "r_client.h"
+#include "serve_datagram.h"
 #include "serve_fault.h"
 #include "serve_log.h"
 #include "serve_net.h"
@@ -368,9 +369,16 @@ static void on_datagram(serve_t *s, size_t i, size_t sock, const uint8_t *d, siz
     uint8_t out[SERVE_DATAGRAM_MAX];
     size_t out_len = 0;
     sim_server_result_t r;
-    sim_server_verdict_t v = sim_server_handle(in->model, now, d, len, out, sizeof out, &out_len, &r);
+    char text[64] = "";
+    serve_log_in_t e = {0};
+    if (s->log.f != NULL) {
+        serve_net_peer_text(peer, text, sizeof text);
+        e.wall_ms = clock_ms(CLOCK_REALTIME);
+    }
+    e.server = (unsigned)i;
+    e.peer = text;
+    sim_server_verdict_t v = serve_handle_datagram(in->model, now, d, len, out, sizeof out, &out_len, &r, &s->log, &e);
     in->n.verdicts[v]++;
-    log_in(s, i, peer, d, len, sim_server_verdict_name(v), (int)v, &r);
     if (out_len > 0) {
         reply(s, i, sock, peer, peer_len, out, out_len, v, r.allowed);
     }

@@ -237,38 +237,54 @@ bool rl_adapter_call(rl_adapter_t *a, json_t *req, json_t **out, char *err, size
     size_t len = 0;
     if (!read_line(a, id, op, &len, err, cap))
         return false;
-    json_error_t jerr;
-    json_t *ans = json_loadb(a->buf, len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *ans = NULL;
+    rl_answer_t got = rl_adapter_parse_answer(a->buf, len, id, op, &ans, msg, sizeof msg);
     memmove(a->buf, a->buf + len + 1, a->buf_len - len - 1);
     a->buf_len -= len + 1;
-    if (ans == NULL || !json_is_object(ans)) {
-        vec_format(msg, sizeof msg, "adapter message %lu (%s): answer is not a JSON object%s%s", id, op,
-                   ans == NULL ? ": " : "", ans == NULL ? jerr.text : "");
-        json_decref(ans);
+    if (got == RL_ANSWER_BROKEN)
         return die(a, err, cap, msg);
-    }
-    json_t *got = json_object_get(ans, "id");
-    if (!json_is_integer(got) || json_integer_value(got) != (json_int_t)id) {
-        char d[96];
-        vec_format(msg, sizeof msg, "adapter message %lu (%s): id: expected %lu, got %s", id, op, id,
-                   vj_describe(got, d, sizeof d));
-        json_decref(ans);
-        return die(a, err, cap, msg);
-    }
-    const json_t *e = json_object_get(ans, "protocol_error");
-    if (json_is_string(e)) {
-        vec_format(err, cap, "adapter message %lu (%s): the adapter reports an error: %s", id, op,
-                   json_string_value(e));
-        json_decref(ans);
+    if (got == RL_ANSWER_ERROR) {
+        vec_format(err, cap, "%s", msg);
         return false;
     }
     *out = ans;
     return true;
 }
 
+rl_answer_t rl_adapter_parse_answer(const char *line, size_t len, unsigned long id, const char *op, json_t **out,
+                                    char *msg, size_t cap)
+{
+    *out = NULL;
+    json_error_t jerr;
+    json_t *ans = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (ans == NULL || !json_is_object(ans)) {
+        vec_format(msg, cap, "adapter message %lu (%s): answer is not a JSON object%s%s", id, op,
+                   ans == NULL ? ": " : "", ans == NULL ? jerr.text : "");
+        json_decref(ans);
+        return RL_ANSWER_BROKEN;
+    }
+    json_t *got = json_object_get(ans, "id");
+    if (!json_is_integer(got) || json_integer_value(got) != (json_int_t)id) {
+        char d[96];
+        vec_format(msg, cap, "adapter message %lu (%s): id: expected %lu, got %s", id, op, id,
+                   vj_describe(got, d, sizeof d));
+        json_decref(ans);
+        return RL_ANSWER_BROKEN;
+    }
+    const json_t *e = json_object_get(ans, "protocol_error");
+    if (json_is_string(e)) {
+        vec_format(msg, cap, "adapter message %lu (%s): the adapter reports an error: %s", id, op,
+                   json_string_value(e));
+        json_decref(ans);
+        return RL_ANSWER_ERROR;
+    }
+    *out = ans;
+    return RL_ANSWER_OK;
+}
+
 /* ---- hello ------------------------------------------------------------------ */
 
-static bool check_hello(rl_adapter_t *a, const json_t *h, char *err, size_t cap)
+bool rl_adapter_check_hello(rl_adapter_t *a, const json_t *h, char *err, size_t cap)
 {
     vj_err_t e;
     vj_path_t none = {""};
@@ -339,7 +355,7 @@ bool rl_adapter_start(rl_adapter_t *a, const char *cmd, int timeout_ms, char *er
     json_t *req = json_pack("{s:s, s:s, s:s}", "op", "hello", "protocol", RL_ADAPTER_PROTOCOL, "testbed",
                             "rl-testbed");
     json_t *ans = NULL;
-    bool ok = req != NULL && rl_adapter_call(a, req, &ans, err, cap) && check_hello(a, ans, err, cap);
+    bool ok = req != NULL && rl_adapter_call(a, req, &ans, err, cap) && rl_adapter_check_hello(a, ans, err, cap);
     json_decref(req);
     if (!ok) {
         char tail[1024];

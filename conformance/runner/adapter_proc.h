@@ -55,6 +55,25 @@ void rl_adapter_stop(rl_adapter_t *a);
  * (timeout, exit, unparsable line, wrong id). */
 bool rl_adapter_call(rl_adapter_t *a, json_t *req, json_t **out, char *err, size_t cap);
 
+/* One answer line, without its newline (len bytes, any content), to message
+ * number id (op: its "op", for the message). RL_ANSWER_OK: *out is the
+ * answer object (owned by the caller), its "id" checked. Otherwise *out is
+ * NULL and msg says "adapter message N (<op>): ..." naming the field
+ * ("id: expected N, got ..."), or that the line is not a JSON object (the
+ * stream is then unusable: RL_ANSWER_BROKEN), or the adapter's own
+ * "protocol_error" (RL_ANSWER_ERROR; the stream is still usable). Pure: no
+ * I/O; rl_adapter_call uses it on every line it reads. */
+typedef enum { RL_ANSWER_OK, RL_ANSWER_ERROR, RL_ANSWER_BROKEN } rl_answer_t;
+rl_answer_t rl_adapter_parse_answer(const char *line, size_t len, unsigned long id, const char *op, json_t **out,
+                                    char *msg, size_t cap);
+
+/* Check a hello answer h (conformance/ADAPTER.md "hello"): protocol, client
+ * name and version (copied to a->name, a->version, truncated), capabilities
+ * with vector_kinds an array of strings, error_classes a boolean and ha an
+ * object when present. False with err "adapter message 1 (hello): <field>:
+ * <problem>". Touches nothing of a but name and version; no I/O. */
+bool rl_adapter_check_hello(rl_adapter_t *a, const json_t *h, char *err, size_t cap);
+
 /* The last up to cap-1 bytes of the adapter's stderr, NUL-terminated,
  * control characters except newline replaced; "" when it wrote nothing. */
 void rl_adapter_stderr_tail(rl_adapter_t *a, char *buf, size_t cap);

@@ -291,6 +291,83 @@ def conf_case_seeds():
     return out
 
 
+# ---- rl-testbed serve: one received datagram -------------------------------------------------
+
+SERVE_NOW_MS = 1767225600000  # fuzz/fuzz_sim_world.h NOW_MS
+SERVE_QUOTA_WORD = 0xF8F2B150
+
+
+def serve_world_key(auth):
+    """The key of fuzz_sim_world.h's tenant for auth (key_id 1 none, 2 cookie, 3 aes)."""
+    key_id = MODE[auth]
+    secret = None if auth == "none" else bytes((key_id * 31 + i) & 0xFF for i in range(32))
+    return gv.make_api_key(auth, key_id, SERVE_QUOTA_WORD, secret)
+
+
+def serve_datagram_seeds():
+    """The valid request and report vectors sealed for the harness's tenants at its clock, so
+    the model answers or applies them; and every vector packet as it is (rejected by tenant,
+    framing or auth)."""
+    out = []
+    for kind, build in (("rate_request_packet", gv.build_rate_request),
+                        ("latency_report_packet", gv.build_latency_report)):
+        for t in vectors(kind):
+            if t["result"] != "valid":
+                continue
+            inp = dict(t["input"], key=serve_world_key(gv.decode_api_key(t["input"]["key"])["auth"]),
+                       time_stamp_ms=str(SERVE_NOW_MS))
+            try:
+                pkt = build(inp)
+            except gv.VecError:
+                continue
+            if pkt is not None:  # None: nothing to send (every report filtered)
+                out.append(pkt)
+    for kind in ("rate_request_packet", "latency_report_packet", "rate_response"):
+        for t in vectors(kind):
+            hexed = t["input"].get("packet_hex") or (t.get("expected") or {}).get("packet_hex")
+            if hexed:
+                out.append(bytes.fromhex(hexed))
+    return sorted(set(out))
+
+
+# ---- adapter protocol: one answer line --------------------------------------------------------
+
+def adapter_answer_seeds():
+    """Answer lines of conformance/ADAPTER.md: hellos (message 1) and vector answers (message 2),
+    and the broken lines the testbed names."""
+    hello = {"id": 1, "protocol": "ratelimitly-adapter/1",
+             "client": {"name": "my-client", "version": "2.3.0"},
+             "capabilities": {"vector_kinds": ["bucket_id", "tracker_id", "api_key", "rate_request_packet"],
+                              "error_classes": True,
+                              "unsupported_fields": {"rate_request_packet": ["metrics_label_utf8"]},
+                              "ha": {"cases": True, "presets": True, "preference": True,
+                                     "completion_delivery": True, "clock": True, "random": True,
+                                     "explicit_servers": True, "send_failures": True, "profile": True}}}
+    lines = [
+        hello,
+        dict(hello, capabilities={"vector_kinds": [], "error_classes": False}),
+        dict(hello, protocol="ratelimitly-adapter/2"),
+        dict(hello, client={"name": "x"}),
+        dict(hello, capabilities={"vector_kinds": ["bucket_id", 7]}),
+        dict(hello, capabilities={"vector_kinds": [], "ha": []}),
+        {"id": 2, "status": "accepted", "output": {"id_hex": "00" * 16}},
+        {"id": 2, "status": "accepted", "output": "x"},
+        {"id": 2, "status": "rejected", "error": "quota", "reason": "over quota"},
+        {"id": 2, "status": "rejected", "error": None, "reason": "no classes"},
+        {"id": 2, "status": "rejected", "error": "wrong"},
+        {"id": 2, "status": "unsupported", "reason": "no such feature"},
+        {"id": 2, "status": "bad_input", "reason": "cannot read input"},
+        {"id": 2, "status": "maybe"},
+        {"id": 2, "protocol_error": "unknown op"},
+        {"id": 3, "status": "accepted", "output": {}},
+        {"id": "2"},
+        [],
+    ]
+    out = [json.dumps(x).encode() for x in lines]
+    out += [b"", b"not json", b'{"id": 2, "id": 2}', b'{"id": 2, "status": "accepted", "output": {}']
+    return out
+
+
 # ---- writing ------------------------------------------------------------------------------
 
 def all_seeds():
@@ -318,6 +395,8 @@ def all_seeds():
         "membership": membership_seeds(),
         "vector_file": vector_file_seeds(),
         "conf_case": conf_case_seeds(),
+        "serve_datagram": serve_datagram_seeds(),
+        "adapter_answer": adapter_answer_seeds(),
     }
 
 
