@@ -17,6 +17,7 @@
 #include "sim_net.h"
 #include "sim_trace.h"
 #include "sim_world.h"
+#include "sim_run_util.h"
 
 /* Two tenants (c1: key 1, c2: key 2) on three servers, over links with loss,
  * duplication, reordering and latency draws, servers with processing jitter,
@@ -47,20 +48,10 @@ static char *trace_with(const char *policy) {
 /* Run the trace with c2's policy; return the text event log (owned). */
 static char *events_of(const char *policy, sim_metrics_t *m) {
     char *text = trace_with(policy);
-    sim_config_t cfg;
-    char err[300];
-    if (sim_trace_parse(text, strlen(text), "crn.json", &cfg, err, sizeof err) != 0) fail_msg("trace: %s", err);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    sim_run_opts_t o = {.events = f};
     sim_result_t r;
-    if (sim_run(&cfg, 11, &o, &r, err, sizeof err) != 0) fail_msg("run: %s", err);
-    fclose(f);
+    char *buf = sim_test_run_events(text, "crn.json", 11, &r);
     *m = r.metrics;
     sim_result_free(&r);
-    sim_config_free(&cfg);
     free(text);
     return buf;
 }

@@ -15,6 +15,7 @@
 
 #include "sim_trace.h"
 #include "sim_world.h"
+#include "sim_run_util.h"
 
 static void run_text(const char *text, sim_metrics_t *m) {
     sim_config_t cfg;
@@ -208,17 +209,8 @@ static void test_failures_process(void **state) {
         " \"servers\": [{\"name\": \"A\", \"start_age_s\": 86400}, {\"name\": \"B\", \"start_age_s\": 3600}],"
         " \"clients\": [" CLIENT_HEAD " \"arrivals\": {\"kind\": \"poisson\", \"rate_per_s\": 100}, " ONE_RESOURCE "}],"
         " \"faults\": [{\"at_ms\": 0, \"kind\": \"failures\", \"target\": \"A\", \"mtbf_ms\": 100, \"mttr_ms\": 50}]}";
-    sim_config_t cfg;
-    char err[300];
-    if (sim_trace_parse(T, strlen(T), "t.json", &cfg, err, sizeof err) != 0) fail_msg("%s", err);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    sim_run_opts_t o = {.events = f};
     sim_result_t r;
-    if (sim_run(&cfg, 3, &o, &r, err, sizeof err) != 0) fail_msg("%s", err);
-    fclose(f);
+    char *buf = sim_test_run_events(T, "t.json", 3, &r);
     unsigned long long t, kind, idx, v, last_t = 0, down_us = 0, last_v = 0;
     size_t transitions = 0;
     for (const char *p = buf; (p = strstr(p, " fault 10 ")) != NULL; p++) {
@@ -241,7 +233,6 @@ static void test_failures_process(void **state) {
     assert_true(r.metrics.oldest_selected_rate > 0.4 && r.metrics.oldest_selected_rate < 0.9);
     free(buf);
     sim_result_free(&r);
-    sim_config_free(&cfg);
 }
 
 /* A link's failures (c1 -> A only, MTBF 100 ms, MTTR 50 ms): packets on
@@ -256,17 +247,8 @@ static void test_link_failures_process(void **state) {
         "  {\"name\": \"c2\", \"auth\": \"cookie\", \"use_dns\": false, \"arrivals\": {\"kind\": \"poisson\", \"rate_per_s\": 200}, " ONE_RESOURCE "}],"
         " \"faults\": [{\"at_ms\": 0, \"kind\": \"failures\", \"from\": \"c1\", \"to\": \"A\", \"mtbf_ms\": 100,"
         "   \"mttr_ms\": 50}]}";
-    sim_config_t cfg;
-    char err[300];
-    if (sim_trace_parse(T, strlen(T), "t.json", &cfg, err, sizeof err) != 0) fail_msg("%s", err);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    sim_run_opts_t o = {.events = f};
     sim_result_t r;
-    if (sim_run(&cfg, 3, &o, &r, err, sizeof err) != 0) fail_msg("%s", err);
-    fclose(f);
+    char *buf = sim_test_run_events(T, "t.json", 3, &r);
     /* nodes: c1 = 0, c2 = 1, A = 2, B = 3 */
     bool failed = false;
     size_t drops = 0, sends_while_failed = 0, transitions = 0;
@@ -296,7 +278,6 @@ static void test_link_failures_process(void **state) {
     assert_true(r.metrics.availability >= 0.99);
     free(buf);
     sim_result_free(&r);
-    sim_config_free(&cfg);
 }
 
 int main(void) {
