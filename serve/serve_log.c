@@ -106,7 +106,7 @@ void serve_log_in(serve_log_t *l, const serve_log_in_t *e) {
         put_string(f, "auth", auth);
     }
     if (e->len >= 40 && rl_load_u16(e->dgram) == 0x4C52) { /* a tenant TLV: key_id, unique_id at fixed offsets */
-        fprintf(f, ",\"key_id\":%" PRIu64, rl_load_u64(e->dgram + 4));
+        fprintf(f, ",\"key_id\":\"%" PRIu64 "\"", rl_load_u64(e->dgram + 4)); /* a string: 64-bit values exceed what JSON readers hold exactly */
         put_hex(f, "unique_id", e->dgram + 12, 16);
     }
     put_string(f, "verdict", e->verdict);
