@@ -491,6 +491,52 @@ RCLIENT_API int r_admin_open(r_admin_key_t *key, uint8_t *dgram, size_t len, r_a
 RCLIENT_API int r_admin_peek_unique_id(const uint8_t *dgram, size_t len, uint8_t out_unique_id[R_CLIENT_ID_LEN],
                                        r_admin_diag_t *diag);
 
+/* ---- Whole-datagram checks (layer 2 + layer 1), for servers, tools and vectors ---- */
+
+/* One decoded administrative request (server side). */
+typedef struct {
+    uint16_t pdu_type; /* R_ADMIN_PDU_TENANT_MUTATION, _STATUS_QUERY or _METRICS_QUERY */
+    union {
+        r_admin_tenant_mutation_t tenant_mutation;
+        r_admin_status_query_t status_query;
+        r_admin_metrics_query_t metrics_query;
+    } u;
+} r_admin_request_t;
+
+/* Server side: open dgram in place (r_admin_open) and decode the request it
+ * carries by its pdu_type; for a Tenant Mutation also run
+ * r_admin_tenant_mutation_check() against the Tenant Header key_id
+ * (wire_protocol.md "Deterministic validation rules": the mutation is
+ * rejected as a whole). tenant_info (may be NULL) receives the decoded ADD
+ * credential (secret bytes: cleanse it). A pdu_type that is no administrative
+ * request is R_ADMIN_ERR_PDU_TYPE. Views in *out point into dgram. Returns
+ * RCLIENT_OK, RCLIENT_ERR_CONFIG (NULL argument) or RCLIENT_ERR_PROTOCOL with
+ * the reason of the first failed check. */
+RCLIENT_API int r_admin_decode_request(r_admin_key_t *key, uint8_t *dgram, size_t len, r_admin_header_t *out_hdr,
+                                       r_admin_request_t *out, r_auth_key_info_t *tenant_info, r_admin_diag_t *diag);
+
+/* Client side: the checks an operation runs on one received response
+ * datagram (see "Response checks" below), without an operation: open in place
+ * (framing, tag), pdu_type (R_ADMIN_ERR_PDU_TYPE for another kind), decode,
+ * then correlation: unique_id equals request_unique_id, server_id equals
+ * expected_server_id unless that is 0, and the echo of each kind (tenant ack
+ * operation == request_operation; status response server_id field == the
+ * header's; metrics response family == request_family). out_hdr may be NULL.
+ * Views in *out point into dgram. Returns RCLIENT_OK, RCLIENT_ERR_CONFIG or
+ * RCLIENT_ERR_PROTOCOL with the reason. */
+RCLIENT_API int r_admin_check_tenant_ack(r_admin_key_t *key, uint8_t *dgram, size_t len,
+                                         const uint8_t request_unique_id[R_CLIENT_ID_LEN], uint8_t request_operation,
+                                         uint64_t expected_server_id, r_admin_header_t *out_hdr,
+                                         r_admin_tenant_ack_t *out, r_admin_diag_t *diag);
+RCLIENT_API int r_admin_check_status_response(r_admin_key_t *key, uint8_t *dgram, size_t len,
+                                              const uint8_t request_unique_id[R_CLIENT_ID_LEN],
+                                              uint64_t expected_server_id, r_admin_header_t *out_hdr,
+                                              r_admin_status_response_t *out, r_admin_diag_t *diag);
+RCLIENT_API int r_admin_check_metrics_response(r_admin_key_t *key, uint8_t *dgram, size_t len,
+                                               const uint8_t request_unique_id[R_CLIENT_ID_LEN], uint8_t request_family,
+                                               uint64_t expected_server_id, r_admin_header_t *out_hdr,
+                                               r_admin_metrics_response_t *out, r_admin_diag_t *diag);
+
 /* ---- Layer 3: client operations (sans-IO) ------------------------------------------
  * An operation sends its request at start through io->udp_send, resends the
  * SAME sealed bytes (same unique_id, same nonce: one nonce never seals two

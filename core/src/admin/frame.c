@@ -165,19 +165,29 @@ int r_admin_open(r_admin_key_t *key, uint8_t *dgram, size_t len, r_admin_header_
     if (len < RL_TENANT_TLV_SIZE + RL_TLV_HDR_SIZE) {
         return rl_admin_fail(diag, RCLIENT_ERR_PROTOCOL, R_ADMIN_ERR_TRUNCATED, "admin frame: no auth TLV header");
     }
+    /* Framing before authentication (vector class order: malformed, then
+     * auth): the auth TLV's size must fit and match its type, and a PDU
+     * header must follow; only then is a non-AES type an auth failure. */
     const uint8_t *a = dgram + RL_TENANT_TLV_SIZE;
-    if (rl_load_u16(a) != RL_TLV_AUTH_AES) {
+    uint16_t a_type = rl_load_u16(a);
+    size_t a_size = rl_load_u16(a + 2);
+    size_t known = a_type == RL_TLV_AUTH_AES      ? RL_AUTH_AES_TLV_SIZE
+                   : a_type == RL_TLV_AUTH_NONE   ? RL_AUTH_NONE_TLV_SIZE
+                   : a_type == RL_TLV_AUTH_COOKIE ? RL_AUTH_COOKIE_TLV_SIZE
+                                                  : 0;
+    if (a_size < RL_TLV_HDR_SIZE || (known != 0 && a_size != known) || a_size > len - RL_TENANT_TLV_SIZE) {
+        return rl_admin_fail(diag, RCLIENT_ERR_PROTOCOL, R_ADMIN_ERR_AUTH_TLV_SIZE,
+                             "admin frame: auth tlv_size %zu out of range or wrong for type 0x%04X", a_size,
+                             (unsigned)a_type);
+    }
+    if (len - RL_TENANT_TLV_SIZE - a_size < RL_PDU_HDR_SIZE) {
+        return rl_admin_fail(diag, RCLIENT_ERR_PROTOCOL, R_ADMIN_ERR_TRUNCATED,
+                             "admin frame: %zu bytes, no room for an 8-byte PDU after the auth TLV", len);
+    }
+    if (a_type != RL_TLV_AUTH_AES) {
         return rl_admin_fail(diag, RCLIENT_ERR_PROTOCOL, R_ADMIN_ERR_AUTH_TLV_TYPE,
                              "admin frame: auth TLV type 0x%04X, administrative PDUs use AES-256-GCM 0x4541",
-                             (unsigned)rl_load_u16(a));
-    }
-    if (rl_load_u16(a + 2) != RL_AUTH_AES_TLV_SIZE) {
-        return rl_admin_fail(diag, RCLIENT_ERR_PROTOCOL, R_ADMIN_ERR_AUTH_TLV_SIZE,
-                             "admin frame: AES auth tlv_size %u is not 32", (unsigned)rl_load_u16(a + 2));
-    }
-    if (len < R_ADMIN_FRAME_OVERHEAD + RL_PDU_HDR_SIZE) {
-        return rl_admin_fail(diag, RCLIENT_ERR_PROTOCOL, R_ADMIN_ERR_TRUNCATED,
-                             "admin frame: %zu bytes, no room for an 8-byte PDU after 72 header bytes", len);
+                             (unsigned)a_type);
     }
     if (rl_auth_open(&key->auth, dgram, len, NULL) != RCLIENT_OK) {
         return rl_admin_fail(diag, RCLIENT_ERR_PROTOCOL, R_ADMIN_ERR_TAG,

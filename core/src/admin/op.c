@@ -272,75 +272,41 @@ static void finish(r_admin_op_t *op, int status, uint64_t server_id, uint8_t fin
 
 /* ---- ingress ------------------------------------------------------------------- */
 
-static uint16_t expected_type(const r_admin_op_t *op) {
-    switch (op->kind) {
-    case OP_TENANT: return R_ADMIN_PDU_TENANT_ACK;
-    case OP_STATUS: return R_ADMIN_PDU_STATUS_RESPONSE;
-    default: return R_ADMIN_PDU_METRICS_RESPONSE;
-    }
-}
-
-/* Correlation checks common to every kind (after decoding). */
-static int correlate(const r_admin_op_t *op, const r_admin_header_t *h, r_admin_diag_t *diag) {
-    if (CRYPTO_memcmp(h->unique_id, op->unique_id, R_CLIENT_ID_LEN) != 0) {
-        return rl_admin_fail(diag, RCLIENT_ERR_PROTOCOL, R_ADMIN_ERR_UNIQUE_ID,
-                             "admin: response unique_id is not the request's");
-    }
-    if (op->expected_server_id != 0 && h->key_id != op->expected_server_id) {
-        return rl_admin_fail(diag, RCLIENT_ERR_PROTOCOL, R_ADMIN_ERR_SERVER_ID,
-                             "admin: response server_id is not the expected server");
-    }
-    return RCLIENT_OK;
-}
-
-static int on_tenant_ack(r_admin_op_t *op, const r_admin_header_t *h, const uint8_t *pdu, size_t len,
-                         r_admin_diag_t *diag) {
+/* The checks of every kind are r_admin_check_* (check.c); these only react. */
+static int on_tenant_ack(r_admin_op_t *op, uint8_t *d, size_t len, r_admin_diag_t *diag) {
+    r_admin_header_t h;
     r_admin_tenant_ack_t ack;
-    int rc = r_admin_decode_tenant_ack(pdu, len, &ack, diag);
-    if (rc == RCLIENT_OK) {
-        rc = correlate(op, h, diag);
-    }
-    if (rc == RCLIENT_OK && ack.operation != op->operation) {
-        rc = rl_admin_fail(diag, RCLIENT_ERR_PROTOCOL, R_ADMIN_ERR_ACK_OPERATION,
-                           "tenant_ack: operation 0x%02X, the request's was 0x%02X", (unsigned)ack.operation,
-                           (unsigned)op->operation);
-    }
+    int rc = r_admin_check_tenant_ack(op->key, d, len, op->unique_id, op->operation, op->expected_server_id, &h, &ack,
+                                      diag);
     if (rc != RCLIENT_OK) {
         return rc;
     }
     r_admin_event_t ev;
     memset(&ev, 0, sizeof ev);
     ev.kind = R_ADMIN_EVENT_TENANT_ACK;
-    ev.server_id = h->key_id;
+    ev.server_id = h.key_id;
     ev.tenant_ack = &ack;
     emit(op, &ev);
-    finish(op, RCLIENT_OK, h->key_id, 0);
-    return rl_admin_ok(diag);
+    finish(op, RCLIENT_OK, h.key_id, 0);
+    return RCLIENT_OK;
 }
 
-static int on_status(r_admin_op_t *op, const r_admin_header_t *h, const uint8_t *pdu, size_t len,
-                     r_admin_diag_t *diag) {
+static int on_status(r_admin_op_t *op, uint8_t *d, size_t len, r_admin_diag_t *diag) {
+    r_admin_header_t h;
     r_admin_status_response_t sr;
-    int rc = r_admin_decode_status_response(pdu, len, &sr, diag);
-    if (rc == RCLIENT_OK) {
-        rc = correlate(op, h, diag);
-    }
-    if (rc == RCLIENT_OK && sr.server_id != h->key_id) {
-        rc = rl_admin_fail(diag, RCLIENT_ERR_PROTOCOL, R_ADMIN_ERR_SERVER_ID,
-                           "status_response: server_id field differs from the Tenant Header server_id");
-    }
+    int rc = r_admin_check_status_response(op->key, d, len, op->unique_id, op->expected_server_id, &h, &sr, diag);
     if (rc != RCLIENT_OK) {
         return rc;
     }
     r_admin_event_t ev;
     memset(&ev, 0, sizeof ev);
     ev.kind = R_ADMIN_EVENT_STATUS;
-    ev.server_id = h->key_id;
+    ev.server_id = h.key_id;
     ev.status_response = &sr;
     emit(op, &ev);
     OPENSSL_cleanse(&sr, sizeof sr);
-    finish(op, RCLIENT_OK, h->key_id, 0);
-    return rl_admin_ok(diag);
+    finish(op, RCLIENT_OK, h.key_id, 0);
+    return RCLIENT_OK;
 }
 
 /* Restart pagination from the start (new pass), or give up. */
@@ -368,22 +334,15 @@ static int metrics_restart(r_admin_op_t *op, r_admin_restart_reason_t why, uint6
     return rc;
 }
 
-static int on_metrics(r_admin_op_t *op, const r_admin_header_t *h, const uint8_t *pdu, size_t len,
-                      r_admin_diag_t *diag) {
+static int on_metrics(r_admin_op_t *op, uint8_t *d, size_t len, r_admin_diag_t *diag) {
+    r_admin_header_t hdr;
     r_admin_metrics_response_t mr;
-    int rc = r_admin_decode_metrics_response(pdu, len, &mr, diag);
-    if (rc == RCLIENT_OK) {
-        rc = correlate(op, h, diag);
-    }
-    if (rc == RCLIENT_OK && mr.metric_family != op->family) {
-        rc = rl_admin_fail(diag, RCLIENT_ERR_PROTOCOL, R_ADMIN_ERR_FAMILY_ECHO,
-                           "metrics_response: family 0x%02X, the query's was 0x%02X", (unsigned)mr.metric_family,
-                           (unsigned)op->family);
-    }
+    int rc = r_admin_check_metrics_response(op->key, d, len, op->unique_id, op->family, op->expected_server_id, &hdr,
+                                            &mr, diag);
     if (rc != RCLIENT_OK) {
         return rc;
     }
-    rl_admin_ok(diag);
+    const r_admin_header_t *h = &hdr;
     /* Pagination rules: a changed server_id between pages restarts from the beginning. */
     if (op->have_pass_server && h->key_id != op->pass_server_id) {
         return metrics_restart(op, R_ADMIN_RESTART_SERVER_ID, h->key_id, diag);
@@ -433,20 +392,11 @@ int r_admin_op_on_datagram(r_admin_op_t *op, const uint8_t *data, size_t len, r_
     if (len > 0) {
         memcpy(scratch, data, len);
     }
-    r_admin_header_t h;
-    uint8_t *pdu = NULL;
-    size_t pdu_len = 0;
-    int rc = r_admin_open(op->key, scratch, len, &h, &pdu, &pdu_len, diag);
-    if (rc == RCLIENT_OK && rl_load_u16(pdu) != expected_type(op)) {
-        rc = rl_admin_fail(diag, RCLIENT_ERR_PROTOCOL, R_ADMIN_ERR_PDU_TYPE, "admin: pdu_type 0x%04X, want 0x%04X",
-                           (unsigned)rl_load_u16(pdu), (unsigned)expected_type(op));
-    }
-    if (rc == RCLIENT_OK) {
-        switch (op->kind) {
-        case OP_TENANT: rc = on_tenant_ack(op, &h, pdu, pdu_len, diag); break;
-        case OP_STATUS: rc = on_status(op, &h, pdu, pdu_len, diag); break;
-        default: rc = on_metrics(op, &h, pdu, pdu_len, diag); break;
-        }
+    int rc;
+    switch (op->kind) {
+    case OP_TENANT: rc = on_tenant_ack(op, scratch, len, diag); break;
+    case OP_STATUS: rc = on_status(op, scratch, len, diag); break;
+    default: rc = on_metrics(op, scratch, len, diag); break;
     }
     OPENSSL_cleanse(scratch, len);
     return rc;
