@@ -294,9 +294,10 @@ def conf_case_seeds():
 # ---- HA policy sweep files --------------------------------------------------------------------
 
 def sweep_seeds():
-    """The sweep test files (accepted and broken, docs/sweep.md) and each top-level member alone."""
+    """The sweep test files, accepted and broken (sweep/tests/data, docs/sweep.md)."""
     out = []
-    for path in sorted(glob.glob(os.path.join(ROOT, "sweep", "tests", "data", "*.json"))):
+    data = os.path.join(ROOT, "sweep", "tests", "data")
+    for path in sorted(glob.glob(os.path.join(data, "*.json"))) + sorted(glob.glob(os.path.join(data, "bad", "*.json"))):
         out.append(open(path, "rb").read())
     return out
 

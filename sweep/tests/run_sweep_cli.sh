@@ -76,12 +76,12 @@ same_outputs "$T/L" "$T/L1"
 grep -q 'holds shard 0/1, not 1/2' "$T/e" || fail "shard message: $(cat "$T/e")"
 "$RL" sweep "$D/other.json" --out "$T/a" >/dev/null 2>"$T/e" && fail "resume of another sweep accepted"
 grep -q 'holds results of another sweep' "$T/e" || fail "changed sweep message: $(cat "$T/e")"
-"$RL" sweep "$D/bad_kind.json" --out "$T/bad" >/dev/null 2>"$T/e"
+"$RL" sweep "$D/bad/kind.json" --out "$T/bad" >/dev/null 2>"$T/e"
 [ $? -eq 2 ] || fail "malformed sweep: exit status 2 expected"
-grep -qF "bad_kind.json: configurations[3].replay_gap.kind: expected one of fixed, linear, exponential" "$T/e" \
+grep -qF "kind.json: configurations[3].replay_gap.kind: expected one of fixed, linear, exponential" "$T/e" \
     || fail "malformed message: $(cat "$T/e")"
-"$RL" sweep "$D/bad_ttl.json" --out "$T/bad" >/dev/null 2>"$T/e" && fail "invalid configuration accepted"
-grep -qF "bad_ttl.json: configurations[1] (big): invalid for trace ha_healthy (traces[0]), client c1: horizon H exceeds the key's dedup_ttl_ms_max (H = 600 ms, dedup_ttl_ms_max = 300 ms)" "$T/e" \
+"$RL" sweep "$D/bad/ttl.json" --out "$T/bad" >/dev/null 2>"$T/e" && fail "invalid configuration accepted"
+grep -qF "ttl.json: configurations[1] (big): invalid for trace ha_healthy (traces[0]), client c1: horizon H exceeds the key's dedup_ttl_ms_max (H = 600 ms, dedup_ttl_ms_max = 300 ms)" "$T/e" \
     || fail "invalid configuration message: $(cat "$T/e")"
 [ ! -e "$T/bad" ] || fail "a refused sweep created its output directory"
 env -u JOB_COMPLETION_INDEX -u SLURM_ARRAY_TASK_ID "$RL" sweep "$D/small.json" --shard auto/2 >/dev/null 2>"$T/e" \
