@@ -291,6 +291,17 @@ def conf_case_seeds():
     return out
 
 
+# ---- HA policy sweep files --------------------------------------------------------------------
+
+def sweep_seeds():
+    """The sweep test files, accepted and broken (sweep/tests/data, docs/sweep.md)."""
+    out = []
+    data = os.path.join(ROOT, "sweep", "tests", "data")
+    for path in sorted(glob.glob(os.path.join(data, "*.json"))) + sorted(glob.glob(os.path.join(data, "bad", "*.json"))):
+        out.append(open(path, "rb").read())
+    return out
+
+
 # ---- rl-testbed serve: one received datagram -------------------------------------------------
 
 SERVE_NOW_MS = 1767225600000  # fuzz/fuzz_sim_world.h NOW_MS
@@ -426,6 +437,7 @@ def all_seeds():
         "admin_status_response": admin_seeds("admin_status_response"),
         "admin_metrics_response": admin_seeds("admin_metrics_response"),
         "admin_request": admin_seeds("admin_tenant_mutation", "admin_status_query", "admin_metrics_query"),
+        "sweep": sweep_seeds(),
     }
 
 
