@@ -160,6 +160,7 @@ static sim_server_verdict_t handle(sim_server_t *s, uint64_t now_ms, const uint8
                         .note = "no tenant with this key_id");
     }
     if (f.auth_type != t->auth_tlv) {
+        t->summary.auth_failed++; /* wire_protocol.md "Tenant Summary record" */
         return SRV_DROP(s, SIM_SRV_DROP_AUTH, .where = "auth TLV", .field = "tlv_type", .got = f.auth_type,
                         .rel = "want", .want = t->auth_tlv, .hex = true, .note = "the key's auth mode");
     }
