@@ -163,6 +163,9 @@ int sim_server_set_admin_key(sim_server_t *s, const uint8_t key[32]);
  * never calls it has one batch for the server's whole life. */
 void sim_server_batch_begin(sim_server_t *s);
 
+/* The UDP port the Status Response reports (serve sets it once bound). */
+void sim_server_set_udp_port(sim_server_t *s, uint16_t port);
+
 /* Number of tenants configured now. */
 size_t sim_server_tenant_count(const sim_server_t *s);
 

@@ -178,6 +178,12 @@ int sim_server_set_admin_key(sim_server_t *s, const uint8_t key[32]) {
     return 0;
 }
 
+void sim_server_set_udp_port(sim_server_t *s, uint16_t port) {
+    if (s != NULL) {
+        s->params.udp_port = port;
+    }
+}
+
 void sim_server_batch_begin(sim_server_t *s) {
     if (s != NULL) {
         s->batch++;
