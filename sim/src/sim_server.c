@@ -11,8 +11,9 @@
  *     padding 0, steering_feedback and tenant_mgmt_flag 0 or 1; auth TLV
  *     header inside the datagram with the exact size of a known type; a PDU
  *     header after it.
- *  2. TENANT: tenant_mgmt_flag = 1 (the model has no administrative key, so
- *     admin traffic is never authenticated), then an unknown key_id.
+ *  2. TENANT: tenant_mgmt_flag = 1 while the model has no administrative key
+ *     (with one, the datagram goes to the administrative channel,
+ *     sim_server_admin.c), then an unknown key_id.
  *  3. AUTH: auth TLV type other than the key's mode (rl-none -> 0x414E,
  *     rl-cookie -> 0x4143, rl-aes -> 0x4541), cookie not equal (constant
  *     time), AES-256-GCM tag not verifying over AAD = tenant TLV || auth type
@@ -110,14 +111,16 @@
  *
  * server_id = (server_start_s - 1735689600) << 23 | listener_id << 15 |
  * node_id. A restart takes a new start time and loses every dedup entry,
- * bucket, tracker and label; tenants, statistics and the degraded and
- * steering settings are kept (they are faults of the host, not state).
+ * bucket, tracker and label and the queue-local status and metrics counters;
+ * tenants, statistics and the degraded and steering settings are kept (they
+ * are faults of the host, not state).
  *
  * Choices the specification leaves open: datagrams over 1200 bytes are
  * malformed; every padding field is required to be zero (the model checks the
  * client); the first metrics-label TLV is the label, unknown request TLVs are
  * skipped; tenant_mgmt_flag 2..255 is malformed; an ADD of a known key_id
- * replaces its credential and quotas but keeps its buckets and trackers;
+ * replaces its credential and quotas but keeps its buckets, trackers and
+ * counters; a REMOVE drops all of them;
  * min_sample_threshold ("minimum insertion rate") is a count of live samples;
  * the server never compares a duplicate's body with the original's; an
  * allocation failure while creating state drops the request as QUOTA.
