@@ -156,6 +156,35 @@ static void test_labels_paginate_with_opaque_cursor(void **state) {
     ta_fix_free(f);
 }
 
+/* A replacing ADD keeps the tenant's records: a cursor taken before it
+ * continues (wire_protocol.md "best-effort across storage mutation"). */
+static void test_cursor_survives_an_upsert(void **state) {
+    (void)state;
+    ta_fix_t *f = ta_fix_new(true);
+    char label[31];
+    for (uint32_t i = 0; i < 20; i++) {
+        snprintf(label, sizeof label, "label-%024u", i);
+        assert_int_equal(req(f, i, label, 0, NULL), SIM_SRV_ANSWERED);
+    }
+    uint8_t mr[1200], cursor[16];
+    mq(f, 0x1234u, 2, 0, NULL, 0, mr);
+    assert_int_equal(mr[5], 0); /* LABELS_PAGE_MORE: 16 of 20 */
+    size_t clen = ta_ld16(mr + 8);
+    memcpy(cursor, mr + 12, clen);
+    r_api_key_quotas_t q = tu_default_quotas();
+    q.rate_buckets_max = 8;
+    tu_key_t k2;
+    tu_key_init(&k2, R_AUTH_NONE, 0x1234u, &q);
+    ta_add_ok(f, &k2);
+    size_t n = mq(f, 0x1234u, 2, 1, cursor, clen, mr);
+    assert_int_equal(mr[5], 1); /* LABELS_PAGE_LAST: the other 4 */
+    assert_int_equal(n, 8 + 4 * 68);
+    snprintf(label, sizeof label, "label-%024u", 16u);
+    assert_memory_equal(mr + 8 + 36, label, 30);
+    tu_key_free(&k2);
+    ta_fix_free(f);
+}
+
 static void test_label_record_too_large(void **state) {
     (void)state;
     ta_fix_t *f = ta_fix_new(true);
@@ -240,6 +269,7 @@ int main(void) {
         cmocka_unit_test(test_unknown_tenant_not_found),
         cmocka_unit_test(test_labels_with_overflow),
         cmocka_unit_test(test_labels_paginate_with_opaque_cursor),
+        cmocka_unit_test(test_cursor_survives_an_upsert),
         cmocka_unit_test(test_label_record_too_large),
         cmocka_unit_test(test_service_counters),
         cmocka_unit_test(test_one_query_per_tenant_per_batch),

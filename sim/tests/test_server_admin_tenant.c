@@ -102,6 +102,19 @@ static void test_bad_quota_word_rejected(void **state) {
     ta_fix_free(f);
 }
 
+static void test_payload_shape_rejected(void **state) {
+    (void)state;
+    ta_fix_t *f = ta_fix_new(false);
+    /* rl-none with an rl-cookie-sized payload (45 bytes, want 13): wire_protocol.md "rl-none" */
+    uint8_t payload[45] = {1, 0x34, 0x12};
+    payload[41] = 0x50, payload[42] = 0xb1, payload[43] = 0xf2, payload[44] = 0xf8;
+    char cred[200];
+    assert_true(rl_bech32_encode("rl-none", payload, sizeof payload, cred, sizeof cred) > 0);
+    uint8_t pdu[600];
+    refused(f, 0x1234u, pdu, ta_tm(pdu, 0x03, 0, 100, "x", cred), SIM_SRV_DROP_ADMIN);
+    ta_fix_free(f);
+}
+
 static void test_nonzero_flags_rejected(void **state) {
     (void)state;
     ta_fix_t *f = ta_fix_new(false);
@@ -286,6 +299,7 @@ int main(void) {
         cmocka_unit_test(test_unknown_hrp_rejected),
         cmocka_unit_test(test_key_id_mismatch_rejected),
         cmocka_unit_test(test_bad_quota_word_rejected),
+        cmocka_unit_test(test_payload_shape_rejected),
         cmocka_unit_test(test_nonzero_flags_rejected),
         cmocka_unit_test(test_unknown_operation_rejected),
         cmocka_unit_test(test_malformed_payload_rejected),
