@@ -64,6 +64,9 @@ add_custom_target(vector-bundle
 if(RCLIENT_BUILD_TESTS)
   # The committed vectors are exactly what the independent generator writes.
   add_test(NAME suite_vectors_generated COMMAND ${RL_PYTHON3} ${PROJECT_SOURCE_DIR}/vectors/tools/gen_vectors.py --check)
+  # The administrative-channel vectors (vectors/admin_*.json) likewise, from their own generator.
+  add_test(NAME suite_admin_vectors_generated
+           COMMAND ${RL_PYTHON3} ${PROJECT_SOURCE_DIR}/vectors/tools/gen_admin_vectors.py --check)
   # ... and the committed HA cases exactly what their authoring script writes.
   add_test(NAME suite_cases_generated COMMAND ${RL_PYTHON3} ${PROJECT_SOURCE_DIR}/conformance/tools/gen_cases.py --check)
   # Every shipped vector file, HA case and trace (and ../shared/external) against its schema.
@@ -72,7 +75,7 @@ if(RCLIENT_BUILD_TESTS)
   # The schemas reject broken files, each at the field that is wrong.
   add_test(NAME suite_schemas_reject_broken COMMAND ${RL_PYTHON3} ${PROJECT_SOURCE_DIR}/schemas/validate.py
            --bad ${PROJECT_SOURCE_DIR}/schemas/tests/bad/bad.tsv)
-  set_tests_properties(suite_vectors_generated suite_cases_generated suite_schemas_shipped suite_schemas_reject_broken
+  set_tests_properties(suite_vectors_generated suite_admin_vectors_generated suite_cases_generated suite_schemas_shipped suite_schemas_reject_broken
                        PROPERTIES LABELS suite-data)
   if(TARGET rl-testbed)
     # cmake --install to a temporary prefix, then the installed rl-testbed run

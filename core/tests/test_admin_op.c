@@ -195,6 +195,15 @@ static void test_tenant_no_resend_after_dedup_window(void **state) {
     r_admin_op_destroy(op);
 }
 
+static void test_tenant_late_timer_after_window_sends_nothing(void **state) {
+    (void)state;
+    r_admin_op_t *op = start_add(300); /* resend due at +250, window ends at +300 */
+    assert_int_equal(r_admin_op_on_timeout(op, H->now + 400), RCLIENT_OK); /* the host is late */
+    assert_int_equal(H->n_sent, 1);
+    assert_true(r_admin_op_deadline_ms(op) == H->now + 1000);
+    r_admin_op_destroy(op);
+}
+
 static void test_tenant_timeout(void **state) {
     (void)state;
     r_admin_op_t *op = start_add(300);
@@ -602,6 +611,7 @@ int main(void) {
         cmocka_unit_test_setup(test_tenant_ack_completes, reset),
         cmocka_unit_test_setup(test_tenant_replay_resends_same_bytes, reset),
         cmocka_unit_test_setup(test_tenant_no_resend_after_dedup_window, reset),
+        cmocka_unit_test_setup(test_tenant_late_timer_after_window_sends_nothing, reset),
         cmocka_unit_test_setup(test_tenant_timeout, reset),
         cmocka_unit_test_setup(test_tenant_rejects_wrong_unique_id, reset),
         cmocka_unit_test_setup(test_tenant_rejects_tag_failure, reset),

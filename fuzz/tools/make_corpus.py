@@ -396,6 +396,31 @@ def adapter_answer_seeds():
 
 # ---- writing ------------------------------------------------------------------------------
 
+# ---- administrative channel (fuzz_admin_common.h: byte 0 selects the mode) ----------------
+
+ADMIN_SECRET = gv.fixed_bytes("admin key", 32)
+
+
+def admin_seeds(*kinds):
+    """Mode 0 and 1 seeds from every plaintext PDU (pdu_hex, or a packet that opens under the
+    admin key), mode 2 seeds from every packet as it is."""
+    out = []
+    for kind in kinds:
+        for t in vectors(kind):
+            inp = t["input"]
+            if "pdu_hex" in inp:
+                pdu = bytes.fromhex(inp["pdu_hex"])
+            else:
+                pkt = bytes.fromhex(inp["packet_hex"])
+                out.append(b"\x02" + pkt)
+                try:
+                    pdu = AESGCM(ADMIN_SECRET).decrypt(pkt[44:56], pkt[72:] + pkt[56:72], pkt[:56])
+                except Exception:  # not sealed under the admin key (an auth vector)
+                    continue
+            out += [b"\x00" + pdu, b"\x01" + pdu]
+    return sorted(set(out))
+
+
 def all_seeds():
     api, secret, extra = seeds_keys()
     keys = api + secret + extra
@@ -424,6 +449,10 @@ def all_seeds():
         "serve_datagram": serve_datagram_seeds(),
         "sim_server_admin": sim_server_admin_seeds(),
         "adapter_answer": adapter_answer_seeds(),
+        "admin_tenant_ack": admin_seeds("admin_tenant_ack"),
+        "admin_status_response": admin_seeds("admin_status_response"),
+        "admin_metrics_response": admin_seeds("admin_metrics_response"),
+        "admin_request": admin_seeds("admin_tenant_mutation", "admin_status_query", "admin_metrics_query"),
     }
 
 

@@ -77,6 +77,14 @@ static bool check_bool(const json_t *want, const json_t *got, const vj_path_t *p
                    json_is_true(got) ? "true" : "false");
 }
 
+/* null: a value the result reports as unknown (admin_status_response "known"). */
+static bool check_null(const json_t *want, const vj_path_t *p, vj_err_t *e)
+{
+    if (json_is_null(want))
+        return true;
+    return fail_type(e, p, "null", want);
+}
+
 static bool check_array(const json_t *want, const json_t *got, const vj_path_t *p, vj_err_t *e)
 {
     if (!json_is_array(want))
@@ -139,6 +147,7 @@ static bool check_value(const json_t *want, const json_t *got, const vj_path_t *
     case JSON_FALSE: return check_bool(want, got, p, e);
     case JSON_ARRAY: return check_array(want, got, p, e);
     case JSON_OBJECT: return check_object(want, got, p, e);
+    case JSON_NULL: return check_null(want, p, e);
     default: break;
     }
     return vj_fail(e, p, "runner produced an unexpected value type");

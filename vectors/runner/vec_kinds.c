@@ -1,5 +1,6 @@
 /* vec_kinds.c - kind table, error-class mapping and result builders. */
 #include "vec_kinds.h"
+#include "vec_admin.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -35,6 +36,12 @@ static const vec_kind_t kinds[] = {
     {"latency_report_packet", vec_kind_latency_report_packet, report_fields},
     {"rate_response", vec_kind_rate_response, response_fields},
     {"ha_schedule", vec_kind_ha_schedule, ha_fields},
+    {"admin_tenant_mutation", vec_kind_admin_tenant_mutation, vec_admin_tenant_mutation_fields},
+    {"admin_tenant_ack", vec_kind_admin_tenant_ack, vec_admin_tenant_ack_fields},
+    {"admin_status_query", vec_kind_admin_status_query, vec_admin_status_query_fields},
+    {"admin_status_response", vec_kind_admin_status_response, vec_admin_status_response_fields},
+    {"admin_metrics_query", vec_kind_admin_metrics_query, vec_admin_metrics_query_fields},
+    {"admin_metrics_response", vec_kind_admin_metrics_response, vec_admin_metrics_response_fields},
 };
 
 const vec_kind_t *vec_kind_find(const json_t *name)

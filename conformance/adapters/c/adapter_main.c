@@ -24,7 +24,9 @@ static json_t *hello(void)
     json_t *kinds = json_array();
     static const char *const names[] = {"bucket_id", "tracker_id", "api_key", "secret_key",
                                         "quota_word", "server_id",  "srv_target", "rate_request_packet",
-                                        "latency_report_packet", "rate_response", "ha_schedule"};
+                                        "latency_report_packet", "rate_response", "ha_schedule",
+                                        "admin_tenant_mutation", "admin_tenant_ack", "admin_status_query",
+                                        "admin_status_response", "admin_metrics_query", "admin_metrics_response"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         json_array_append_new(kinds, json_string(names[i]));
     return json_pack("{s:s, s:{s:s, s:s}, s:{s:o, s:b, s:{s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b}}}",

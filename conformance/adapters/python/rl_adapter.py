@@ -11,7 +11,7 @@ The protocol part (reading requests, writing answers, hello) needs no change.
 Standard library only, plus whatever your client needs.
 
 Here the client under test is the project's own independent Python model of the
-specification (vectors/tools/gen_vectors.py and gen_ha_schedule.py, hashlib and
+specification (vectors/tools/gen_vectors.py, gen_ha_schedule.py and gen_admin_vectors.py, hashlib and
 the cryptography package), so the template passes every vector kind it declares.
 
 RL_ADAPTER_DIALECT=<variant>[,<variant>...] makes it answer like a published
@@ -34,6 +34,7 @@ PROTOCOL = "ratelimitly-adapter/1"
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent.parent / "vectors" / "tools"))
 
+import gen_admin_vectors as admin_model  # noqa: E402  (the administrative PDUs)
 import gen_ha_schedule  # noqa: E402  (the client under test, see above)
 import gen_vectors as model  # noqa: E402
 
@@ -139,8 +140,34 @@ def ha_schedule(inp):
     return expected
 
 
+def admin_tenant_mutation(inp):
+    return call_model(admin_model.parse_tenant_mutation, inp)
+
+
+def admin_tenant_ack(inp):
+    return call_model(admin_model.parse_tenant_ack, inp)
+
+
+def admin_status_query(inp):
+    return call_model(admin_model.parse_status_query, inp)
+
+
+def admin_status_response(inp):
+    return call_model(admin_model.parse_status_response, inp)
+
+
+def admin_metrics_query(inp):
+    return call_model(admin_model.parse_metrics_query, inp)
+
+
+def admin_metrics_response(inp):
+    return call_model(admin_model.parse_metrics_response, inp)
+
+
 KINDS = {f.__name__: f for f in (bucket_id, tracker_id, api_key, secret_key, quota_word, server_id, srv_target,
-                                 rate_request_packet, latency_report_packet, rate_response, ha_schedule)}
+                                 rate_request_packet, latency_report_packet, rate_response, ha_schedule,
+                                 admin_tenant_mutation, admin_tenant_ack, admin_status_query, admin_status_response,
+                                 admin_metrics_query, admin_metrics_response)}
 
 
 # ---------------------------------------------------------------------------
