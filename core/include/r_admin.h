@@ -159,9 +159,10 @@ typedef struct {
  * encoder does not parse tenant_key (see r_admin_tenant_mutation_check). */
 RCLIENT_API int r_admin_encode_tenant_mutation(uint8_t *buf, size_t cap, const r_admin_tenant_mutation_t *tm,
                                                size_t *out_len, r_admin_diag_t *diag);
-/* Decoder reasons: TRUNCATED, PDU_TYPE, PDU_SIZE, OPERATION, FLAGS,
- * LENGTH_FIELD (name_len or tenant_key_len runs past the PDU, or bytes left
- * over after tenant_key: PDU_SIZE). name and tenant_key point into pdu. */
+/* Decoder reasons: TRUNCATED, PDU_TYPE, PDU_SIZE (below 10, REMOVE with a
+ * payload, bytes left after tenant_key), OPERATION, FLAGS, LENGTH_FIELD (ADD
+ * without name_len, name_len or tenant_key_len running past the PDU). name
+ * and tenant_key point into pdu. */
 RCLIENT_API int r_admin_decode_tenant_mutation(const uint8_t *pdu, size_t len, r_admin_tenant_mutation_t *out,
                                                r_admin_diag_t *diag);
 /* Server-side semantic check of a decoded ADD (wire_protocol.md "Deterministic
@@ -473,15 +474,18 @@ RCLIENT_API int r_admin_seal(r_admin_key_t *key, const r_admin_header_t *hdr, co
                              const uint8_t *pdu, size_t pdu_len, uint8_t *out, size_t cap, size_t *out_len,
                              r_admin_diag_t *diag);
 
-/* Validate and open an admin datagram in place. Checks in order: length and
- * Tenant TLV (type, size 40, padding 0, steering 0/1, tenant_mgmt_flag == 1),
- * auth TLV (type 0x4541, size 32), PDU length (>= 8, <= 1128), the tag under
- * key (R_ADMIN_ERR_TAG; the PDU bytes are then wiped), then the plaintext
- * pdu_size equals the PDU bytes. On success the PDU is decrypted in place,
- * *out_hdr (may be NULL) filled, *out_pdu points at it inside dgram and
- * *out_pdu_len is its length. Returns RCLIENT_OK, RCLIENT_ERR_CONFIG (NULL
- * argument) or RCLIENT_ERR_PROTOCOL. A datagram over 1200 bytes is TRUNCATED's
- * opposite, R_ADMIN_ERR_TOO_LARGE. The PDU kind is not checked here. */
+/* Validate and open an admin datagram in place. Checks in order (framing
+ * first, then authentication): at least 40 and at most 1200 bytes
+ * (TRUNCATED / TOO_LARGE); Tenant TLV type 0x4C52, size 40, padding 0,
+ * steering_feedback 0 or 1, tenant_mgmt_flag == 1; an auth TLV header whose
+ * tlv_size fits and matches its type (AUTH_TLV_SIZE: 4 for None, 36 for
+ * Cookie, 32 for AES); an 8-byte PDU after it (TRUNCATED); the type is AES
+ * 0x4541 (AUTH_TLV_TYPE); the tag verifies under key (TAG; the PDU bytes are
+ * then wiped); the plaintext pdu_size equals the PDU bytes (PDU_SIZE). On
+ * success the PDU is decrypted in place, *out_hdr (may be NULL) filled,
+ * *out_pdu points at it inside dgram and *out_pdu_len is its length. Returns
+ * RCLIENT_OK, RCLIENT_ERR_CONFIG (NULL argument) or RCLIENT_ERR_PROTOCOL. The
+ * PDU kind is not checked here. */
 RCLIENT_API int r_admin_open(r_admin_key_t *key, uint8_t *dgram, size_t len, r_admin_header_t *out_hdr,
                              uint8_t **out_pdu, size_t *out_pdu_len, r_admin_diag_t *diag);
 

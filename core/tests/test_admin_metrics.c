@@ -249,6 +249,28 @@ static void test_query_encode_rejects_huge_cursor(void **state) {
     assert_int_equal(n, R_ADMIN_MAX_PDU);
 }
 
+static void test_query_encode_rejects(void **state) {
+    (void)state;
+    uint8_t buf[64];
+    size_t n = 0;
+    r_admin_metrics_query_t q = {0x04, 0, NULL, 0};
+    ASSERT_REJECT(r_admin_encode_metrics_query(buf, sizeof buf, &q, &n, diag), RCLIENT_ERR_CONFIG, R_ADMIN_ERR_FAMILY);
+    q = (r_admin_metrics_query_t){R_METRICS_TENANT_LABEL_COUNTERS, 2, NULL, 0};
+    ASSERT_REJECT(r_admin_encode_metrics_query(buf, sizeof buf, &q, &n, diag), RCLIENT_ERR_CONFIG,
+                  R_ADMIN_ERR_QUERY_KIND);
+    q = (r_admin_metrics_query_t){R_METRICS_TENANT_LABEL_COUNTERS, 1, NULL, 4};
+    ASSERT_REJECT(r_admin_encode_metrics_query(buf, sizeof buf, &q, &n, diag), RCLIENT_ERR_CONFIG,
+                  R_ADMIN_ERR_ARGUMENT);
+    q = (r_admin_metrics_query_t){R_METRICS_TENANT_LABEL_COUNTERS, 1, (const uint8_t *)"x", 0};
+    ASSERT_REJECT(r_admin_encode_metrics_query(buf, sizeof buf, &q, &n, diag), RCLIENT_ERR_CONFIG,
+                  R_ADMIN_ERR_EMPTY_CURSOR);
+    q = (r_admin_metrics_query_t){R_METRICS_TENANT_LABEL_COUNTERS, 0, (const uint8_t *)"x", 1};
+    ASSERT_REJECT(r_admin_encode_metrics_query(buf, sizeof buf, &q, &n, diag), RCLIENT_ERR_CONFIG,
+                  R_ADMIN_ERR_ARGUMENT);
+    q = (r_admin_metrics_query_t){R_METRICS_TENANT_LABEL_COUNTERS, 1, (const uint8_t *)"abcde", 5};
+    ASSERT_REJECT(r_admin_encode_metrics_query(buf, 19, &q, &n, diag), RCLIENT_ERR_CONFIG, R_ADMIN_ERR_BUFFER);
+}
+
 /* ---- metrics response ---- */
 
 static void mr_reject(const uint8_t *pdu, size_t len, r_admin_reason_t reason) {
@@ -470,6 +492,7 @@ int main(void) {
         cmocka_unit_test(test_query_rejects_from_start_with_data),
         cmocka_unit_test(test_query_rejects_wrong_type),
         cmocka_unit_test(test_query_encode_rejects_huge_cursor),
+        cmocka_unit_test(test_query_encode_rejects),
         cmocka_unit_test(test_response_rejects_header_reserved),
         cmocka_unit_test(test_response_rejects_cursor_reserved),
         cmocka_unit_test(test_response_rejects_label_record_padding),

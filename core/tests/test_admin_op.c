@@ -597,6 +597,73 @@ static void test_metrics_page_timeout_resends_same_query(void **state) {
     r_admin_op_destroy(op);
 }
 
+static int failing_random(void *ctx, uint8_t *buf, size_t len) {
+    (void)ctx;
+    (void)buf;
+    (void)len;
+    return -1;
+}
+
+static void test_start_random_failure_sends_nothing(void **state) {
+    (void)state;
+    r_io_ops_t io = g_io;
+    io.random = failing_random;
+    r_admin_op_config_t c = config();
+    c.io = &io;
+    r_admin_op_t *op = NULL;
+    ASSERT_REJECT(r_admin_status_query_start(&c, &op, diag), RCLIENT_ERR_AUTH, R_ADMIN_ERR_CRYPTO);
+    assert_null(op);
+    assert_int_equal(H->n_sent, 0);
+}
+
+static void test_metrics_next_page_send_failure_ends_with_io(void **state) {
+    (void)state;
+    r_admin_op_t *op = start_labels(0);
+    uint8_t d[1200];
+    size_t n = response(0, S1, EX2_MR, sizeof EX2_MR, d);
+    H->fail_send = 1;
+    ASSERT_REJECT(r_admin_op_on_datagram(op, d, n, diag), RCLIENT_ERR_IO, R_ADMIN_ERR_SEND);
+    H->fail_send = 0;
+    assert_int_equal(H->n_events, 2); /* the page, then DONE */
+    assert_int_equal(H->events[0].kind, R_ADMIN_EVENT_METRICS_PAGE);
+    assert_int_equal(H->events[1].kind, R_ADMIN_EVENT_DONE);
+    assert_int_equal(H->events[1].status, RCLIENT_ERR_IO);
+    assert_true(r_admin_op_done(op));
+    r_admin_op_destroy(op);
+}
+
+static void test_resend_failure_keeps_the_operation(void **state) {
+    (void)state;
+    r_admin_op_t *op = start_add(600);
+    H->fail_send = 1;
+    assert_int_equal(r_admin_op_on_timeout(op, H->now + 250), RCLIENT_ERR_IO);
+    H->fail_send = 0;
+    assert_false(r_admin_op_done(op));
+    assert_true(r_admin_op_deadline_ms(op) == H->now + 500); /* the next resend still comes */
+    assert_int_equal(r_admin_op_on_timeout(op, H->now + 500), RCLIENT_OK);
+    assert_int_equal(H->n_sent, 2);
+    r_admin_op_destroy(op);
+}
+
+static void test_config_rejects_missing_hooks(void **state) {
+    (void)state;
+    r_io_ops_t io = g_io;
+    io.now_ms = NULL;
+    r_admin_op_config_t c = config();
+    c.io = &io;
+    r_admin_op_t *op = NULL;
+    ASSERT_REJECT(r_admin_status_query_start(&c, &op, diag), RCLIENT_ERR_CONFIG, R_ADMIN_ERR_ARGUMENT);
+    c = config();
+    c.cb = NULL;
+    ASSERT_REJECT(r_admin_metrics_query_start(&c, 42, R_METRICS_TENANT_SUMMARY, 0, &op, diag), RCLIENT_ERR_CONFIG,
+                  R_ADMIN_ERR_ARGUMENT);
+    c = config();
+    ASSERT_REJECT(r_admin_metrics_query_start(&c, 42, (r_metric_family_t)4, 0, &op, diag), RCLIENT_ERR_CONFIG,
+                  R_ADMIN_ERR_FAMILY);
+    assert_null(op);
+    assert_int_equal(H->n_sent, 0);
+}
+
 static int reset(void **state) {
     (void)state;
     uint64_t now = H->now;
@@ -633,6 +700,10 @@ int main(void) {
         cmocka_unit_test_setup(test_metrics_rejects_family_echo, reset),
         cmocka_unit_test_setup(test_metrics_summary, reset),
         cmocka_unit_test_setup(test_metrics_page_timeout_resends_same_query, reset),
+        cmocka_unit_test_setup(test_start_random_failure_sends_nothing, reset),
+        cmocka_unit_test_setup(test_metrics_next_page_send_failure_ends_with_io, reset),
+        cmocka_unit_test_setup(test_resend_failure_keeps_the_operation, reset),
+        cmocka_unit_test_setup(test_config_rejects_missing_hooks, reset),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

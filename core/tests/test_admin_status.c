@@ -61,6 +61,20 @@ static void test_encode_status_query_bytes(void **state) {
     assert_memory_equal(buf, SQ, 8);
 }
 
+static void test_encode_status_query_rejects(void **state) {
+    (void)state;
+    uint8_t buf[8];
+    size_t n = 0;
+    r_admin_status_query_t q = {2, R_ADMIN_STATUS_CURRENT};
+    ASSERT_REJECT(r_admin_encode_status_query(buf, sizeof buf, &q, &n, diag), RCLIENT_ERR_CONFIG,
+                  R_ADMIN_ERR_SCHEMA_VERSION);
+    q = (r_admin_status_query_t){1, 1};
+    ASSERT_REJECT(r_admin_encode_status_query(buf, sizeof buf, &q, &n, diag), RCLIENT_ERR_CONFIG,
+                  R_ADMIN_ERR_QUERY_KIND);
+    q = (r_admin_status_query_t){1, 0};
+    ASSERT_REJECT(r_admin_encode_status_query(buf, 7, &q, &n, diag), RCLIENT_ERR_CONFIG, R_ADMIN_ERR_BUFFER);
+}
+
 static void test_decode_status_query(void **state) {
     (void)state;
     r_admin_status_query_t q;
@@ -321,6 +335,7 @@ static void test_healthy_needs_all_five_bits(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_encode_status_query_bytes),
+        cmocka_unit_test(test_encode_status_query_rejects),
         cmocka_unit_test(test_decode_status_query),
         cmocka_unit_test(test_status_query_rejects_schema_2),
         cmocka_unit_test(test_status_query_rejects_kind_1),

@@ -56,12 +56,31 @@ static void test_subset_names_a_missing_field(void **state)
     json_decref(got);
 }
 
+/* null: an unknown value (admin_status_response "known"): equal to null only. */
+static void test_null_matches_null_only(void **state)
+{
+    (void)state;
+    const char *const known[] = {"known", NULL};
+    json_t *want = parse("{\"known\": {\"ifindex\": null}}");
+    json_t *got = parse("{\"known\": {\"ifindex\": null}}");
+    json_t *want_value = parse("{\"known\": {\"ifindex\": \"2\"}}");
+    vj_path_t p = vj_path("tests[0].expected");
+    vj_err_t e;
+    assert_true(vec_check_expected(want, got, known, "admin_status_response", &p, &e));
+    assert_false(vec_check_expected(want_value, got, known, "admin_status_response", &p, &e));
+    assert_string_equal(e.msg, "tests[0].expected.known.ifindex: expected null, got string \"2\"");
+    json_decref(want);
+    json_decref(got);
+    json_decref(want_value);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_subset_ignores_fields_expected_leaves_out),
         cmocka_unit_test(test_subset_names_a_difference),
         cmocka_unit_test(test_subset_names_a_missing_field),
+        cmocka_unit_test(test_null_matches_null_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
