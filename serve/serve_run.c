@@ -31,6 +31,7 @@
 #include "serve_datagram.h"
 #include "serve_fault.h"
 #include "serve_log.h"
+#include "serve_mem.h"
 #include "serve_net.h"
 #include "serve_zone.h"
 
@@ -86,6 +87,7 @@ typedef struct {
     serve_ratecap_t cap;
     serve_log_t log;
     uint32_t zone_serial;
+    serve_mem_t mem;            /* host memory readings, shared by every server (one cached snapshot) */
     FILE *out;
     uint64_t t0_mono;
 } serve_t;
@@ -485,6 +487,7 @@ static int make_instances(serve_t *s, char *err) {
             }
         }
         sim_server_set_forced_deny(in->model, in->conf.deny);
+        sim_server_set_host_memory(in->model, serve_mem_read, &s->mem);
         if (c->has_admin_secret && sim_server_set_admin_key(in->model, c->admin_secret) != 0) {
             return fail(err, "server %zu: cannot set up the admin key", i);
         }

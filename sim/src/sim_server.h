@@ -163,6 +163,22 @@ int sim_server_set_admin_key(sim_server_t *s, const uint8_t key[32]);
  * never calls it has one batch for the server's whole life. */
 void sim_server_batch_begin(sim_server_t *s);
 
+/* Host memory readings (wire_protocol.md "Status Response PDU": "cheap
+ * point-in-time readings or cached snapshots"); UINT64_MAX = unknown (for
+ * cgroup_limit also: unconstrained). */
+typedef struct {
+    uint64_t system_total, system_available, cgroup_limit, process_rss;
+} sim_server_host_memory_t;
+typedef void (*sim_server_memory_fn)(void *ctx, sim_server_host_memory_t *out);
+
+/* The host's memory readings, asked at each administrative ADD (memory
+ * admission also against the available system/cgroup memory: the ADD's
+ * growth must fit system_available and, when both are known, cgroup_limit
+ * minus process_rss) and each Status Query (the four fields, with their
+ * validity bits). fn NULL (the default, the simulator): the model knows no
+ * host memory and admits against its budget only. */
+void sim_server_set_host_memory(sim_server_t *s, sim_server_memory_fn fn, void *ctx);
+
 /* The UDP port the Status Response reports (serve sets it once bound). */
 void sim_server_set_udp_port(sim_server_t *s, uint16_t port);
 

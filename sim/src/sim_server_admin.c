@@ -48,9 +48,12 @@
  * (minus the estimate of the configuration it replaces) would take allocated
  * above memory_budget_bytes, or an allocation failure while publishing, is
  * refused before anything changes and counts in allocation_failures_total.
- * Tenants configured at start (sim_server_add_tenant) are counted but not
- * refused. The model reads no host memory: the budget is the operator's
- * bound (serve --memory-budget).
+ * Then, when the host gives memory readings (sim_server_set_host_memory;
+ * serve reads /proc and the cgroup), the ADD's growth must also fit the
+ * available system memory and, when known, the cgroup limit minus the
+ * process RSS. Tenants configured at start (sim_server_add_tenant) are
+ * counted but not refused. The budget is the operator's bound (serve
+ * --memory-budget); the simulator has no host memory readings.
  *
  * Status Query ("Status Query PDU"): pdu_size 8, schema_version 1,
  * query_kind 0 (CURRENT_STATUS), reserved 0, else DROP_ADMIN. key_id is not
@@ -64,7 +67,8 @@
  * the rate path); memory fields from the estimate above with
  * RL_MEMORY_BUDGET_VALID, RL_MEMORY_ALLOCATED_VALID, RL_MEMORY_HEADROOM_VALID
  * and DEDUP_TTL_MS_MAX_VALID (the listener cap) set; system, cgroup and RSS
- * fields unknown (u64::MAX, bits clear); build_fingerprint 0; ifindex,
+ * fields from the host's readings with their bits, else unknown (u64::MAX,
+ * bits clear); build_fingerprint 0; ifindex,
  * rx_queue_id and worker_cpu u32::MAX; api_key_capacity u64::MAX (no fixed
  * cap); queue_index 0; health_flags READY | DATAPATH_RUNNING |
  * ACCEPTING_RATE_REQUESTS | ACCEPTING_LATENCY_REPORTS |
@@ -178,6 +182,32 @@ int sim_server_set_admin_key(sim_server_t *s, const uint8_t key[32]) {
     return 0;
 }
 
+void sim_server_set_host_memory(sim_server_t *s, sim_server_memory_fn fn, void *ctx) {
+    if (s != NULL) {
+        s->host_memory = fn;
+        s->host_memory_ctx = ctx;
+    }
+}
+
+static sim_server_host_memory_t host_memory(const sim_server_t *s) {
+    sim_server_host_memory_t m = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
+    if (s->host_memory != NULL) {
+        s->host_memory(s->host_memory_ctx, &m);
+    }
+    return m;
+}
+
+/* What the host can still give: system_available, and cgroup_limit -
+ * process_rss when both are known; UINT64_MAX when nothing is known. */
+static uint64_t host_headroom(const sim_server_host_memory_t *m) {
+    uint64_t h = m->system_available;
+    if (m->cgroup_limit != UINT64_MAX && m->process_rss != UINT64_MAX) {
+        uint64_t c = m->cgroup_limit > m->process_rss ? m->cgroup_limit - m->process_rss : 0;
+        h = c < h ? c : h;
+    }
+    return h;
+}
+
 void sim_server_set_udp_port(sim_server_t *s, uint16_t port) {
     if (s != NULL) {
         s->params.udp_port = port;
@@ -262,6 +292,16 @@ static sim_server_verdict_t admit(sim_server_t *s, uint64_t header_key_id, const
         return SRV_DROP(s, SIM_SRV_DROP_ADMIN, .where = "tenant mutation", .field = "memory estimate",
                         .got = after, .rel = "max", .want = s->params.memory_budget_bytes,
                         .note = "the quotas do not fit the memory budget");
+    }
+    sim_server_host_memory_t hm = host_memory(s);
+    uint64_t growth = old != NULL ? (est.total > old->mem.total ? est.total - old->mem.total : 0) : est.total;
+    uint64_t room = host_headroom(&hm);
+    if (room != UINT64_MAX && growth > room) {
+        OPENSSL_cleanse(&info, sizeof info);
+        s->st.allocation_failures++;
+        s->stats.allocation_failures++;
+        return SRV_DROP(s, SIM_SRV_DROP_ADMIN, .where = "tenant mutation", .field = "memory estimate", .got = growth,
+                        .rel = "max", .want = room, .note = "above the available system/cgroup memory");
     }
     int rc = srv_tenant_upsert(s, &info, name, name_len);
     OPENSSL_cleanse(&info, sizeof info);
@@ -417,7 +457,13 @@ static sim_server_verdict_t status_query(sim_server_t *s, uint64_t now_ms, const
     srv_st16(o + 2, SR_SIZE);
     o[4] = 1;  /* schema_version */
     o[5] = 0;  /* OK */
-    srv_st16(o + 6, 0xF0u); /* RL_MEMORY_BUDGET / ALLOCATED / HEADROOM, DEDUP_TTL_MS_MAX valid */
+    sim_server_host_memory_t hm = host_memory(s);
+    uint16_t flags = 0xF0u; /* RL_MEMORY_BUDGET / ALLOCATED / HEADROOM, DEDUP_TTL_MS_MAX valid */
+    flags |= hm.system_total != UINT64_MAX ? 0x01u : 0u;
+    flags |= hm.system_available != UINT64_MAX ? 0x02u : 0u;
+    flags |= hm.cgroup_limit != UINT64_MAX ? 0x04u : 0u;
+    flags |= hm.process_rss != UINT64_MAX ? 0x08u : 0u;
+    srv_st16(o + 6, flags);
     srv_st16(o + 8, 1);     /* wire_protocol_version */
     srv_st16(o + 10, SR_SIZE - 8u);
     srv_st64(o + 12, s->server_id);
@@ -454,7 +500,7 @@ static sim_server_verdict_t status_query(sim_server_t *s, uint64_t now_ms, const
     }
     const uint64_t v[38] = {
         c->rx_packets, c->tx_packets, c->rx_dropped, c->tx_dropped, c->parse_errors, c->auth_failures,
-        c->admin_requests, UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX, budget, allocated,
+        c->admin_requests, hm.system_total, hm.system_available, hm.cgroup_limit, hm.process_rss, budget, allocated,
         budget > allocated ? budget - allocated : 0, srv_mem_dedup(s), maps[0], maps[1], maps[2], maps[3], maps[4],
         c->allocation_failures, s->n_tenants, UINT64_MAX, c->table_generation, s->table_hash, sums[0], sums[1],
         sums[2], sums[3], c->rate_requests, c->rate_success, c->rate_limited, c->guard_failed, c->latency_reports,

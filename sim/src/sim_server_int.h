@@ -139,6 +139,8 @@ struct sim_server {
     srv_status_counts_t st;
     uint64_t table_hash;               /* XOR of the loaded keys' (key_id, quota word) hashes */
     uint64_t batch;                    /* sim_server_batch_begin count */
+    sim_server_memory_fn host_memory;  /* sim_server_set_host_memory, or NULL */
+    void *host_memory_ctx;
     bool has_admin;
     uint8_t admin_secret[SRV_SECRET_LEN];
     srv_tenant_t admin;                /* the admin key as a pseudo-tenant (auth contexts only) */

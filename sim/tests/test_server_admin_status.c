@@ -39,6 +39,27 @@ static void test_layout_and_identity(void **state) {
     ta_fix_free(f);
 }
 
+static void host_memory(void *ctx, sim_server_host_memory_t *out) {
+    (void)ctx;
+    *out = (sim_server_host_memory_t){8000000000ull, 6000000000ull, UINT64_MAX, 12345678ull};
+}
+
+/* The host's readings fill the four system fields; an unknown one (the
+ * cgroup limit here) keeps its bit clear and u64::MAX. */
+static void test_host_memory_fields_and_bits(void **state) {
+    (void)state;
+    ta_fix_t *f = ta_fix_new(false);
+    sim_server_set_host_memory(f->s, host_memory, NULL);
+    uint8_t sr[448];
+    ta_status(f, sr);
+    assert_int_equal(ta_ld16(sr + 6), 0x00FB); /* bits 0, 1, 3 and 4..7 */
+    assert_int_equal(ta_sr(sr, SR_SYS_TOTAL), 8000000000ull);
+    assert_int_equal(ta_sr(sr, SR_SYS_AVAIL), 6000000000ull);
+    assert_int_equal(ta_sr(sr, SR_CGROUP), UINT64_MAX);
+    assert_int_equal(ta_sr(sr, SR_RSS), 12345678ull);
+    ta_fix_free(f);
+}
+
 static void test_counters_count_what_happened(void **state) {
     (void)state;
     ta_fix_t *f = ta_fix_new(true);
@@ -143,6 +164,7 @@ static void test_restart_resets_queue_counters(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_layout_and_identity),
+        cmocka_unit_test(test_host_memory_fields_and_bits),
         cmocka_unit_test(test_counters_count_what_happened),
         cmocka_unit_test(test_generation_and_hash_follow_the_table),
         cmocka_unit_test(test_bad_status_query_unanswered),

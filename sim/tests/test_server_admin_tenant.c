@@ -238,6 +238,39 @@ static void test_memory_admission_at_the_budget(void **state) {
     }
 }
 
+/* The host says how much memory is left: an ADD whose growth is above
+ * system_available, or above cgroup_limit - process_rss, is refused even
+ * within the budget ("compare it with ... available system/cgroup memory"). */
+static sim_server_host_memory_t fake_mem;
+static void fake_memory(void *ctx, sim_server_host_memory_t *out) {
+    (void)ctx;
+    *out = fake_mem;
+}
+
+static void test_memory_admission_against_the_host(void **state) {
+    (void)state;
+    uint64_t est = 128ull * 65536 + 160ull * 1024 + 16ull * 1024 * 32 + 96ull * 4096 + 1024; /* default quotas */
+    uint64_t cases[4][3] = {
+        /* system_available, cgroup_limit, process_rss; admitted when est fits both */
+        {est, UINT64_MAX, UINT64_MAX}, {est - 1, UINT64_MAX, UINT64_MAX},
+        {UINT64_MAX, 100u * est, 99u * est}, {UINT64_MAX, 100u * est, 99u * est + 1},
+    };
+    for (int i = 0; i < 4; i++) {
+        ta_fix_t *f = ta_fix_new(false);
+        fake_mem = (sim_server_host_memory_t){UINT64_MAX, cases[i][0], cases[i][1], cases[i][2]};
+        sim_server_set_host_memory(f->s, fake_memory, NULL);
+        uint8_t pdu[600];
+        size_t n = ta_tm(pdu, 0x03, 0, 100, "x", f->k.cred);
+        if (i % 2 == 0) {
+            ta_add_ok(f, &f->k);
+        } else {
+            refused(f, 0x1234u, pdu, n, SIM_SRV_DROP_ADMIN);
+            assert_int_equal(sim_server_stats(f->s)->allocation_failures, 1);
+        }
+        ta_fix_free(f);
+    }
+}
+
 static void test_admin_key_required(void **state) {
     (void)state;
     ta_fix_t *f = ta_fix_new(false);
@@ -307,6 +340,7 @@ int main(void) {
         cmocka_unit_test(test_remove_drops_tenant_and_state),
         cmocka_unit_test(test_remove_of_absent_tenant_acknowledged),
         cmocka_unit_test(test_memory_admission_at_the_budget),
+        cmocka_unit_test(test_memory_admission_against_the_host),
         cmocka_unit_test(test_admin_key_required),
         cmocka_unit_test(test_stale_mutation_dropped),
         cmocka_unit_test(test_admit_tenant_direct),

@@ -74,7 +74,7 @@ expect "metrics services: empty" 0 out "0 record(s)" -- admin --server "$srv" --
 check "status: exit 0" [ $? -eq 0 ]
 check "status: healthy, this listener" [ "$(json_field "$tmp/status.json" "(j['healthy'], j['server_id'], j['fields']['udp_port'])")" = "(True, '$sid', '$port')" ]
 check "status: one key, 3 rate requests (2 allowed, 1 limited), 1 mutation" [ "$(json_field "$tmp/status.json" "[j['fields'][k] for k in ('api_keys_loaded','rate_requests_total','rate_success_total','rate_limited_total','tenant_mutations_total','tenant_mutation_failures_total')]")" = "['1', '3', '2', '1', '1', '0']" ]
-check "status: system memory unknown (validity bit clear)" [ "$(json_field "$tmp/status.json" "j['fields']['system_memory_total_bytes']")" = "None" ]
+check "status: system memory read from the host (validity bits 0, 1, 3 set)" [ "$(json_field "$tmp/status.json" "all(j['fields'][k] not in (None, '0') for k in ('system_memory_total_bytes','system_memory_available_bytes','process_rss_bytes'))")" = "True" ]
 expect "status: table" 0 out "status of server_id $sid (127.0.0.1:$port): healthy" -- admin --server "$srv" \
     --secret "$secret" status
 
