@@ -11,7 +11,8 @@
  *   - the log gets exactly one line per datagram, and it parses back
  *     (jansson, duplicate keys rejected) as an object with dir "in", the
  *     server and its server_id, the peer, len = the datagram's length, what
- *     one of rate_request / latency_report / rate_response / datagram, the
+ *     one of rate_request / latency_report / rate_response / datagram /
+ *     admin / tenant_mutation / status_query / metrics_query, the
  *     verdict's name, key_id exactly when a tenant TLV starts the datagram,
  *     and for a drop the reason text itself. Numbers are read as doubles:
  *     the log writes key_id, any u64, as a JSON integer, which jansson's
@@ -63,7 +64,9 @@ static void check_line(const char *line, size_t line_len, const world_t *w, cons
     FUZZ_CHECK(num_field(o, "len") == (double)len);
     const char *what = str_field(o, "what");
     FUZZ_CHECK(strcmp(what, "rate_request") == 0 || strcmp(what, "latency_report") == 0 ||
-               strcmp(what, "rate_response") == 0 || strcmp(what, "datagram") == 0);
+               strcmp(what, "rate_response") == 0 || strcmp(what, "datagram") == 0 || strcmp(what, "admin") == 0 ||
+               strcmp(what, "tenant_mutation") == 0 || strcmp(what, "status_query") == 0 ||
+               strcmp(what, "metrics_query") == 0);
     FUZZ_CHECK(strcmp(str_field(o, "verdict"), sim_server_verdict_name(v)) == 0);
     bool tenant = len >= 40 && d[0] == 0x52 && d[1] == 0x4c;
     FUZZ_CHECK((json_object_get(o, "key_id") != NULL) == tenant);
@@ -88,11 +91,13 @@ static void handle(world_t *w, const uint8_t *d, size_t len) {
     sim_server_result_t r;
     sim_server_verdict_t v = serve_handle_datagram(w->srv, NOW_MS, d, len, out, sizeof out, &out_len, &r, &log, &e);
     FUZZ_CHECK(v >= 0 && v < SIM_SRV_VERDICTS);
-    FUZZ_CHECK((out_len > 0) == (v == SIM_SRV_ANSWERED || v == SIM_SRV_REPLAYED));
+    bool answered = v == SIM_SRV_ANSWERED || v == SIM_SRV_REPLAYED || v == SIM_SRV_ADMIN_ANSWERED ||
+                    v == SIM_SRV_ADMIN_REPLAYED;
+    FUZZ_CHECK((out_len > 0) == answered);
     FUZZ_CHECK(out_len <= sizeof out);
     char reason[256];
     const char *why = NULL;
-    if (v >= SIM_SRV_DROP_MALFORMED) {
+    if (!answered && v != SIM_SRV_REPORT) {
         FUZZ_CHECK(r.why.where != NULL);
         size_t n = sim_server_reason_text(&r.why, reason, sizeof reason);
         FUZZ_CHECK(n > 0 && reason[0] != '\0' && memchr(reason, '\0', sizeof reason) != NULL);

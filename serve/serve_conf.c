@@ -14,6 +14,7 @@
 #include <openssl/crypto.h>
 
 #include "r_client.h"
+#include "rl_credential.h"
 
 void serve_errf(char *err, const char *fmt, ...) {
     va_list ap;
@@ -265,6 +266,7 @@ void serve_conf_init(serve_conf_t *c) {
     memset(c, 0, sizeof *c);
     c->rate_cap = 100000;
     c->memory_cap_mb = 256;
+    c->memory_budget_mb = 1024;
     c->max_pending = 4096;
 }
 
@@ -286,6 +288,7 @@ void serve_conf_free(serve_conf_t *c) {
     free(c->zone_path);
     free(c->dnsmasq_path);
     free(c->dns_name);
+    OPENSSL_cleanse(c->admin_secret, sizeof c->admin_secret);
     memset(c, 0, sizeof *c);
 }
 
@@ -368,6 +371,23 @@ int serve_conf_set(serve_conf_t *c, const char *name, const char *value, char *e
         c->memory_cap_mb = (uint32_t)u;
         return 0;
     }
+    if (strcmp(name, "memory-budget") == 0) {
+        if (!parse_u64(value, 1048576, &u) || u == 0) {
+            return fail(err, "--memory-budget: bad value '%s' (want MiB, 1..1048576)", value);
+        }
+        c->memory_budget_mb = (uint32_t)u;
+        return 0;
+    }
+    if (strcmp(name, "admin-secret") == 0) {
+        r_key_diag_t diag;
+        memset(&diag, 0, sizeof diag);
+        if (rl_credential_parse_secret(value, 0, c->admin_secret, &diag) != RCLIENT_OK) {
+            OPENSSL_cleanse(c->admin_secret, sizeof c->admin_secret);
+            return fail(err, "--admin-secret: bad credential: %s", diag.message);
+        }
+        c->has_admin_secret = true;
+        return 0;
+    }
     if (strcmp(name, "max-pending") == 0) {
         if (!parse_u64(value, 1000000, &u) || u == 0) {
             return fail(err, "--max-pending: bad value '%s' (want 1..1000000)", value);
@@ -392,8 +412,11 @@ int serve_conf_set(serve_conf_t *c, const char *name, const char *value, char *e
 }
 
 int serve_conf_finish(serve_conf_t *c, char *err) {
-    if (c->n_tenants == 0) {
+    if (c->n_tenants == 0 && !c->has_admin_secret) {
         return fail(err, "no tenant: give --tenant CREDENTIAL (rl-none1..., rl-cookie1..., rl-aes1...) or \"tenants\" in --config");
+    }
+    if (c->n_tenants == 0 && c->dns_name == NULL && (c->zone_path != NULL || c->dnsmasq_path != NULL)) {
+        return fail(err, "--zone/--dnsmasq without a tenant: give --dns-name NAME");
     }
     if (c->n_servers == 0) {
         serve_server_defaults(&c->servers[0]);

@@ -67,6 +67,9 @@ typedef struct {
     char *log_path, *zone_path, *dnsmasq_path, *dns_name; /* owned; NULL = unset */
     uint32_t rate_cap;                   /* datagrams per second handled, whole process */
     uint32_t memory_cap_mb;              /* bound for dedup caches and the reply queue */
+    uint32_t memory_budget_mb;           /* rl_memory_budget_bytes of each server: tenant admission */
+    bool has_admin_secret;
+    uint8_t admin_secret[32];            /* --admin-secret: the raw AES-256 key, cleansed on free */
     uint32_t max_pending;                /* delayed replies queued at once */
     bool has_seed;
     uint64_t seed;                       /* scripted faults' random stream; default from the OS */
@@ -78,7 +81,7 @@ typedef struct {
 __attribute__((format(printf, 2, 3))) void serve_errf(char *err, const char *fmt, ...);
 
 /* Defaults: no servers, no tenants, rate_cap 100000, memory_cap_mb 256,
- * max_pending 4096. */
+ * memory_budget_mb 1024, max_pending 4096, no admin secret. */
 void serve_conf_init(serve_conf_t *c);
 /* Release owned strings (credentials cleansed). */
 void serve_conf_free(serve_conf_t *c);
@@ -96,7 +99,8 @@ int serve_conf_add_server_spec(serve_conf_t *c, const char *spec, char *err);
 
 /* Set a process-wide option by its command-line name without dashes
  * ("tenant", "listen", "log", "zone", "dnsmasq", "dns-name", "rate-cap",
- * "memory-cap", "max-pending", "seed", "duration"). "tenant" and "listen"
+ * "memory-cap", "memory-budget", "admin-secret", "max-pending", "seed",
+ * "duration"). "tenant" and "listen"
  * append. Returns 0, or -1 with err naming the option and the value. */
 int serve_conf_set(serve_conf_t *c, const char *name, const char *value, char *err);
 
@@ -106,7 +110,9 @@ int serve_conf_set(serve_conf_t *c, const char *name, const char *value, char *e
 int serve_conf_load_json(serve_conf_t *c, const char *path, char *err);
 
 /* Final checks and defaults after every source was applied: at least one
- * tenant (each a valid credential), one server when none was given, no two
+ * tenant (each a valid credential) unless an admin secret is given (tenants
+ * then come by Tenant Mutation), --dns-name when zone records are asked for
+ * and there is no tenant, one server when none was given, no two
  * servers on one fixed port, an explicit server_id or start valid for
  * wire_protocol.md "Structured server_id Format". Returns 0 or -1 with err. */
 int serve_conf_finish(serve_conf_t *c, char *err);

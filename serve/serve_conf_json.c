@@ -112,6 +112,7 @@ static const struct {
     {"log", "log"},           {"zone", "zone"},           {"dnsmasq", "dnsmasq"},
     {"dns_name", "dns-name"}, {"rate_cap", "rate-cap"},   {"memory_cap_mb", "memory-cap"},
     {"max_pending", "max-pending"}, {"seed", "seed"},     {"duration", "duration"},
+    {"memory_budget_mb", "memory-budget"}, {"admin_secret", "admin-secret"},
 };
 
 static int load_member(serve_conf_t *c, const char *key, const json_t *v, const char *path, char *err) {

@@ -67,6 +67,17 @@ static const char *auth_name(const uint8_t *d, size_t len) {
  * a plaintext mode the type field after the auth TLV, else "datagram". */
 static const char *what_of(const serve_log_in_t *e) {
     const sim_server_result_t *r = e->result;
+    if (r != NULL) {
+        switch (r->admin_pdu) {
+        case 0x544D: return "tenant_mutation";
+        case 0x5153: return "status_query";
+        case 0x514D: return "metrics_query";
+        default: break;
+        }
+    }
+    if (e->len >= 40 && rl_load_u16(e->dgram) == 0x4C52 && e->dgram[37] == 1) {
+        return "admin"; /* tenant_mgmt_flag = 1, not decrypted (no key, or a tag that does not verify) */
+    }
     if (r != NULL && r->is_request) {
         return "rate_request";
     }
@@ -116,6 +127,9 @@ void serve_log_in(serve_log_t *l, const serve_log_in_t *e) {
         if (e->model_verdict == SIM_SRV_ANSWERED) {
             fprintf(f, ",\"tokens_granted\":%" PRIu32, r->tokens_granted);
         }
+    }
+    if (r != NULL && r->admin_pdu == 0x544D && (r->admin_op == 0x03 || r->admin_op == 0x05)) {
+        put_string(f, "operation", r->admin_op == 0x03 ? "add" : "remove");
     }
     if (r != NULL && r->why.where != NULL) {
         char text[256];

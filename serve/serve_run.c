@@ -31,6 +31,7 @@
 #include "serve_datagram.h"
 #include "serve_fault.h"
 #include "serve_log.h"
+#include "serve_mem.h"
 #include "serve_net.h"
 #include "serve_zone.h"
 
@@ -86,6 +87,7 @@ typedef struct {
     serve_ratecap_t cap;
     serve_log_t log;
     uint32_t zone_serial;
+    serve_mem_t mem;            /* host memory readings, shared by every server (one cached snapshot) */
     FILE *out;
     uint64_t t0_mono;
 } serve_t;
@@ -148,6 +150,9 @@ static int bind_instance(serve_t *s, instance_t *in, char *err) {
 /* ---- zone files and restarts -------------------------------------------------- */
 
 static int write_zones(serve_t *s) {
+    if (s->c->zone_path == NULL && s->c->dnsmasq_path == NULL) {
+        return 0;
+    }
     serve_zone_server_t z[SERVE_MAX_SERVERS];
     for (size_t i = 0; i < s->n_inst; i++) {
         z[i].server_id = sim_server_id(s->inst[i].model);
@@ -252,6 +257,18 @@ static void send_now(serve_t *s, size_t i, size_t sock, const struct sockaddr_st
         e->len = len;
         serve_log_out(&s->log, e);
     }
+}
+
+/* An administrative answer: sent at once, never delayed, dropped or preceded
+ * by an injected datagram (the scripted reply faults are for rate traffic). */
+static void reply_admin(serve_t *s, size_t i, size_t sock, const struct sockaddr_storage *peer, socklen_t peer_len,
+                        const uint8_t *bytes, size_t len, sim_server_verdict_t v, uint16_t admin_pdu) {
+    serve_log_out_t e = {0};
+    e.server = (unsigned)i;
+    e.server_id = sim_server_id(s->inst[i].model);
+    e.verdict = sim_server_verdict_name(v);
+    e.what = admin_pdu == 0x544D ? "tenant_ack" : admin_pdu == 0x5153 ? "status_response" : "metrics_response";
+    send_now(s, i, sock, peer, peer_len, bytes, len, &e);
 }
 
 static void reply(serve_t *s, size_t i, size_t sock, const struct sockaddr_storage *peer, socklen_t peer_len,
@@ -379,7 +396,9 @@ static void on_datagram(serve_t *s, size_t i, size_t sock, const uint8_t *d, siz
     e.peer = text;
     sim_server_verdict_t v = serve_handle_datagram(in->model, now, d, len, out, sizeof out, &out_len, &r, &s->log, &e);
     in->n.verdicts[v]++;
-    if (out_len > 0) {
+    if (out_len > 0 && (v == SIM_SRV_ADMIN_ANSWERED || v == SIM_SRV_ADMIN_REPLAYED)) {
+        reply_admin(s, i, sock, peer, peer_len, out, out_len, v, r.admin_pdu);
+    } else if (out_len > 0) {
         reply(s, i, sock, peer, peer_len, out, out_len, v, r.allowed);
     }
     if (v == SIM_SRV_ANSWERED || v == SIM_SRV_REPLAYED) {
@@ -407,7 +426,12 @@ static void drain(serve_t *s, size_t i, size_t sock) {
         rx->msg[k].msg_hdr.msg_iovlen = 1;
     }
     int n = recvmmsg(s->inst[i].fd[sock], rx->msg, BATCH, MSG_DONTWAIT, NULL);
-    /* n < 0: EAGAIN, or an ICMP error reported on the socket: nothing more now. */
+    /* n < 0: EAGAIN, or an ICMP error reported on the socket: nothing more now.
+     * One recvmmsg() is one listener processing batch (at most one Metrics
+     * Query per tenant in it, wire_protocol.md "Metrics Query PDU"). */
+    if (n > 0) {
+        sim_server_batch_begin(s->inst[i].model);
+    }
     for (int k = 0; k < n; k++) {
         /* msg_len is at most the buffer: a datagram over 2048 bytes is seen
          * as 2048 (MSG_TRUNC in msg_flags), and anything over 1200 bytes is
@@ -441,6 +465,8 @@ static int make_instances(serve_t *s, char *err) {
         p.freshness_ms = in->conf.freshness_ms;
         p.steer_mode = in->conf.steer;
         p.steer_change_p = in->conf.steer_p;
+        p.memory_budget_bytes = (uint64_t)c->memory_budget_mb << 20;
+        p.backend = 2; /* UDP fallback (wire_protocol.md "Status Response PDU" backend) */
         /* The model's stream draws AES response nonces: always from the OS,
          * never from --seed, so no two runs reuse a nonce under one key. */
         uint64_t model_seed = 0;
@@ -461,6 +487,10 @@ static int make_instances(serve_t *s, char *err) {
             }
         }
         sim_server_set_forced_deny(in->model, in->conf.deny);
+        sim_server_set_host_memory(in->model, serve_mem_read, &s->mem);
+        if (c->has_admin_secret && sim_server_set_admin_key(in->model, c->admin_secret) != 0) {
+            return fail(err, "server %zu: cannot set up the admin key", i);
+        }
         for (size_t j = 0; j < i; j++) {
             if (sim_server_id(s->inst[j].model) == sim_server_id(in->model)) {
                 return fail(err, "servers %zu and %zu: the same server_id %" PRIu64
@@ -471,6 +501,7 @@ static int make_instances(serve_t *s, char *err) {
         if (bind_instance(s, in, err) != 0) {
             return 1;
         }
+        sim_server_set_udp_port(in->model, in->port);
     }
     return 0;
 }
@@ -651,7 +682,8 @@ int serve_run(const serve_conf_t *c, FILE *out, char *err) {
         }
         fputc('\n', out);
     }
-    fprintf(out, "serve: ready, %zu server(s), %zu tenant(s)\n", s.n_inst, c->n_tenants);
+    fprintf(out, "serve: ready, %zu server(s), %zu tenant(s)%s\n", s.n_inst, c->n_tenants,
+            c->has_admin_secret ? ", admin channel on" : "");
     fflush(out);
     const char *why = loop(&s, &old);
     summary(&s, why);

@@ -343,6 +343,32 @@ def serve_datagram_seeds():
 
 # ---- adapter protocol: one answer line --------------------------------------------------------
 
+def admin_pdu(ptype, body):
+    return u16(ptype) + u16(4 + len(body)) + body
+
+
+def sim_server_admin_seeds():
+    """Sealed-mode inputs (first byte 0, then the key_id selector of
+    fuzz_sim_server_admin.c: 0 -> 0, 1..3 -> the world's tenants, 4 -> 77) for
+    every admin request kind: ADD and REMOVE of each world tenant, the three
+    metric families from the start, a label cursor, a status query, an unknown
+    tenant's summary, and an ADD whose credential is cut short."""
+    out = []
+    tm = lambda op, ttl, extra=b"": admin_pdu(0x544D, bytes([op, 0]) + u32(ttl) + extra)
+    for sel, auth in ((1, "none"), (2, "cookie"), (3, "aes")):
+        key = serve_world_key(auth).encode()
+        add = bytes([4]) + b"acme" + bytes([len(key)]) + key
+        out.append(bytes([0, sel]) + tm(3, 1000, add))
+        out.append(bytes([0, sel]) + tm(5, 1000))
+        for fam in (1, 2, 3):
+            out.append(bytes([0, sel]) + admin_pdu(0x514D, bytes([fam, 0]) + u16(0)))
+        out.append(bytes([0, sel]) + admin_pdu(0x514D, bytes([2, 1]) + u16(0) + u16(8) + u16(0) + u32(0) + u32(0)))
+    out.append(bytes([0, 0]) + admin_pdu(0x5153, bytes([1, 0]) + u16(0)))
+    out.append(bytes([0, 4]) + admin_pdu(0x514D, bytes([1, 0]) + u16(0)))
+    out.append(bytes([0, 1]) + tm(3, 1000, bytes([1]) + b"x" + bytes([7]) + b"rl-none"))
+    return sorted(set(out))
+
+
 def adapter_answer_seeds():
     """Answer lines of conformance/ADAPTER.md: hellos (message 1) and vector answers (message 2),
     and the broken lines the testbed names."""
@@ -432,6 +458,7 @@ def all_seeds():
         "vector_file": vector_file_seeds(),
         "conf_case": conf_case_seeds(),
         "serve_datagram": serve_datagram_seeds(),
+        "sim_server_admin": sim_server_admin_seeds(),
         "adapter_answer": adapter_answer_seeds(),
         "admin_tenant_ack": admin_seeds("admin_tenant_ack"),
         "admin_status_response": admin_seeds("admin_status_response"),

@@ -158,6 +158,36 @@ static void test_finish(void **state) {
     serve_conf_free(&c);
 }
 
+/* --admin-secret: an rl-secret credential (wire_protocol.md "rl-secret": 32
+ * bytes, here 1..32); with it no --tenant is needed; --memory-budget bounds. */
+static void test_admin_options(void **state) {
+    (void)state;
+    serve_conf_t c;
+    serve_conf_init(&c);
+    char err[SERVE_ERR_LEN];
+    assert_int_equal(c.memory_budget_mb, 1024);
+    assert_int_equal(serve_conf_set(&c, "admin-secret", KEY, err), -1); /* an API key is not an admin key */
+    assert_true(strncmp(err, "--admin-secret: bad credential: ", 32) == 0);
+    assert_false(c.has_admin_secret);
+    assert_int_equal(serve_conf_set(&c, "admin-secret",
+                                    "rl-secret1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc5z5tpwxqergd3c8g7rusq7akkmu", err), 0);
+    assert_true(c.has_admin_secret);
+    for (int i = 0; i < 32; i++) {
+        assert_int_equal(c.admin_secret[i], i + 1);
+    }
+    assert_int_equal(serve_conf_set(&c, "memory-budget", "0", err), -1);
+    assert_string_equal(err, "--memory-budget: bad value '0' (want MiB, 1..1048576)");
+    assert_int_equal(serve_conf_set(&c, "memory-budget", "1048577", err), -1);
+    assert_int_equal(serve_conf_set(&c, "memory-budget", "4", err), 0);
+    assert_int_equal(c.memory_budget_mb, 4);
+    assert_int_equal(serve_conf_set(&c, "zone", "z.zone", err), 0);
+    assert_int_equal(serve_conf_finish(&c, err), -1); /* records without a tenant need a name */
+    assert_string_equal(err, "--zone/--dnsmasq without a tenant: give --dns-name NAME");
+    assert_int_equal(serve_conf_set(&c, "dns-name", "rl.test", err), 0);
+    assert_int_equal(serve_conf_finish(&c, err), 0); /* no tenant: the admin channel adds them */
+    serve_conf_free(&c);
+}
+
 static void test_finish_default_server(void **state) {
     (void)state;
     serve_conf_t c;
@@ -214,7 +244,7 @@ int main(void) {
         cmocka_unit_test(test_spec_accepts_every_key), cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_spec_rejects_out_of_range), cmocka_unit_test(test_delay_forms),
         cmocka_unit_test(test_global_options),        cmocka_unit_test(test_finish),
-        cmocka_unit_test(test_finish_default_server),  cmocka_unit_test(test_json_good),
+        cmocka_unit_test(test_finish_default_server), cmocka_unit_test(test_admin_options),  cmocka_unit_test(test_json_good),
         cmocka_unit_test(test_json_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -114,7 +114,9 @@ typedef enum {
     SIM_FAULT_SKEW = 7,           /* target client or server; value = new skew ms (signed) */
     SIM_FAULT_STEERING = 8,       /* target server; value = sim_steer_mode_t, p = change probability */
     SIM_FAULT_INJECT = 9,         /* target client, link.from server; dir = sim_inject_class_t, value = count */
-    SIM_FAULT_FAILURES = 10       /* target node: random failures (MTBF/MTTR) until until_ms */
+    SIM_FAULT_FAILURES = 10,      /* target node: random failures (MTBF/MTTR) until until_ms */
+    SIM_FAULT_TENANT_REMOVE = 11, /* target server or "" (every server and the oracle); tenant = client name */
+    SIM_FAULT_TENANT_ADD = 12     /* the same; quota_word of the new credential */
 } sim_fault_kind_t;
 
 /* Datagrams a fault injects into a client as if from a server. */
@@ -135,6 +137,8 @@ typedef struct {
     double p;
     int64_t value;
     uint64_t mtbf_ms, mttr_ms, until_ms; /* SIM_FAULT_FAILURES */
+    char tenant[SIM_NAME_MAX];        /* SIM_FAULT_TENANT_*: the client whose key is removed or added */
+    uint32_t quota_word;              /* SIM_FAULT_TENANT_ADD: the credential's quota word */
 } sim_fault_cfg_t;
 
 typedef enum {

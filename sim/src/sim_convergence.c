@@ -69,7 +69,8 @@ int sim_conv_result(const sim_world_t *w, sim_result_t *out) {
 
 const char *sim_conv_kind_name(int kind) {
     static const char *const names[] = {"dns_change", "restart", "pause", "link", "partition", "dedup_degrade",
-                                        "dedup_heal", "skew", "steering", "inject", "failures"};
+                                        "dedup_heal", "skew", "steering", "inject", "failures",
+                                        "tenant_remove", "tenant_add"};
     return kind >= 0 && (size_t)kind < sizeof names / sizeof names[0] ? names[kind] : "?";
 }
 

@@ -274,8 +274,12 @@ static void process_now(sim_world_t *w, sim_node_server_t *s, uint32_t src, cons
     uint8_t out[1500];
     size_t out_len = 0;
     sim_server_result_t res;
-    sim_server_verdict_t v = sim_server_handle(s->srv, sim_server_now_ms(w, s), data, len, out, sizeof out, &out_len,
-                                               &res);
+    uint64_t ms = sim_server_now_ms(w, s);
+    if (ms != s->batch_ms) { /* one processing batch per server millisecond (docs/spec-notes.md) */
+        s->batch_ms = ms;
+        sim_server_batch_begin(s->srv);
+    }
+    sim_server_verdict_t v = sim_server_handle(s->srv, ms, data, len, out, sizeof out, &out_len, &res);
     uint32_t si = (uint32_t)(s - w->servers);
     uint64_t pseq = ++w->pseq;
     sim_time_t now = sim_engine_now(&w->engine);

@@ -55,7 +55,7 @@ static bool before(const sim_oracle_ev_t *a, const sim_oracle_ev_t *b) {
     return a->at_us < b->at_us || (a->at_us == b->at_us && a->pseq < b->pseq);
 }
 
-int sim_oracle_queue(sim_world_t *w, sim_req_t *r, uint64_t at_us, uint64_t pseq) {
+static int push(sim_world_t *w, sim_oracle_ev_t ev) {
     if (w->n_oheap == w->cap_oheap) {
         size_t cap = w->cap_oheap ? w->cap_oheap * 2 : 1024;
         sim_oracle_ev_t *h = realloc(w->oheap, cap * sizeof *h);
@@ -63,15 +63,23 @@ int sim_oracle_queue(sim_world_t *w, sim_req_t *r, uint64_t at_us, uint64_t pseq
         w->oheap = h;
         w->cap_oheap = cap;
     }
-    sim_oracle_ev_t ev = {at_us, pseq, r};
     size_t i = w->n_oheap++;
     while (i > 0 && before(&ev, &w->oheap[(i - 1) / 2])) {
         w->oheap[i] = w->oheap[(i - 1) / 2];
         i = (i - 1) / 2;
     }
     w->oheap[i] = ev;
+    return 0;
+}
+
+int sim_oracle_queue(sim_world_t *w, sim_req_t *r, uint64_t at_us, uint64_t pseq) {
+    if (push(w, (sim_oracle_ev_t){at_us, pseq, r, 0}) != 0) return -1;
     r->oracle_pending = true;
     return 0;
+}
+
+int sim_oracle_queue_fault(sim_world_t *w, size_t idx, uint64_t at_us, uint64_t pseq) {
+    return push(w, (sim_oracle_ev_t){at_us, pseq, NULL, idx});
 }
 
 static sim_oracle_ev_t pop(sim_world_t *w) {
@@ -92,6 +100,10 @@ static sim_oracle_ev_t pop(sim_world_t *w) {
 
 /* The oracle applies one entry: its datagram on the true clock of its instant. */
 static void apply(sim_world_t *w, const sim_oracle_ev_t *ev) {
+    if (ev->r == NULL) { /* a tenant removed or added everywhere: the oracle follows at that instant */
+        (void)sim_world_tenant_fault(w, w->oracle, &w->cfg->faults[ev->fault]);
+        return;
+    }
     sim_req_t *r = ev->r;
     r->oracle_pending = false;
     r->oracle_applied = true;

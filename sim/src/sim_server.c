@@ -11,8 +11,9 @@
  *     padding 0, steering_feedback and tenant_mgmt_flag 0 or 1; auth TLV
  *     header inside the datagram with the exact size of a known type; a PDU
  *     header after it.
- *  2. TENANT: tenant_mgmt_flag = 1 (the model has no administrative key, so
- *     admin traffic is never authenticated), then an unknown key_id.
+ *  2. TENANT: tenant_mgmt_flag = 1 while the model has no administrative key
+ *     (with one, the datagram goes to the administrative channel,
+ *     sim_server_admin.c), then an unknown key_id.
  *  3. AUTH: auth TLV type other than the key's mode (rl-none -> 0x414E,
  *     rl-cookie -> 0x4143, rl-aes -> 0x4541), cookie not equal (constant
  *     time), AES-256-GCM tag not verifying over AAD = tenant TLV || auth type
@@ -110,14 +111,16 @@
  *
  * server_id = (server_start_s - 1735689600) << 23 | listener_id << 15 |
  * node_id. A restart takes a new start time and loses every dedup entry,
- * bucket, tracker and label; tenants, statistics and the degraded and
- * steering settings are kept (they are faults of the host, not state).
+ * bucket, tracker and label and the queue-local status and metrics counters;
+ * tenants, statistics and the degraded and steering settings are kept (they
+ * are faults of the host, not state).
  *
  * Choices the specification leaves open: datagrams over 1200 bytes are
  * malformed; every padding field is required to be zero (the model checks the
  * client); the first metrics-label TLV is the label, unknown request TLVs are
  * skipped; tenant_mgmt_flag 2..255 is malformed; an ADD of a known key_id
- * replaces its credential and quotas but keeps its buckets and trackers;
+ * replaces its credential and quotas but keeps its buckets, trackers and
+ * counters; a REMOVE drops all of them;
  * min_sample_threshold ("minimum insertion rate") is a count of live samples;
  * the server never compares a duplicate's body with the original's; an
  * allocation failure while creating state drops the request as QUOTA.
@@ -200,27 +203,119 @@ static uint16_t auth_tlv_of(r_auth_type_t type) {
     }
 }
 
+/* Backward-shift removal from the tenant table (no tombstones). */
+static void tenant_unlink(sim_server_t *s, size_t i) {
+    size_t mask = s->tenant_cap - 1;
+    s->tenants[i] = NULL;
+    for (size_t j = (i + 1) & mask; s->tenants[j] != NULL; j = (j + 1) & mask) {
+        size_t k = tenant_slot(s->tenants[j]->key_id, s->tenant_cap);
+        bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
+        if (!stays) {
+            s->tenants[i] = s->tenants[j];
+            s->tenants[j] = NULL;
+            i = j;
+        }
+    }
+    s->n_tenants--;
+}
+
+static void tenant_free(srv_tenant_t *t) {
+    srv_metrics_reset(t);
+    srv_auth_release(t);
+    OPENSSL_cleanse(t, sizeof *t);
+    free(t);
+}
+
+/* Fixed hash of one key's id and quota word (Status Response
+ * api_key_table_hash is the XOR over the loaded keys: order-free). */
+static uint64_t key_hash(uint64_t key_id, uint32_t quota_word) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int i = 0; i < 8; i++) {
+        h = (h ^ (uint8_t)(key_id >> (8 * i))) * 0x100000001b3ull;
+    }
+    for (int i = 0; i < 4; i++) {
+        h = (h ^ (uint8_t)(quota_word >> (8 * i))) * 0x100000001b3ull;
+    }
+    return h;
+}
+
 /* Upsert (wire_protocol.md "ADD Tenant": "completely replaces existing
- * configuration"). Runtime state of the key (buckets, trackers) is kept. */
+ * configuration"). Runtime state of the key (buckets, trackers, counters) is
+ * kept. A new AES key is set up on a scratch copy first, so a failure leaves
+ * the old configuration in place. */
+int srv_tenant_upsert(sim_server_t *s, const r_auth_key_info_t *info, const char *name, size_t name_len) {
+    srv_tenant_t *t = srv_tenant_find(s, info->key_id);
+    bool fresh = t == NULL;
+    srv_tenant_t next;
+    memset(&next, 0, sizeof next);
+    next.auth_tlv = auth_tlv_of(info->type);
+    memcpy(next.secret, info->secret, SRV_SECRET_LEN);
+    if (next.auth_tlv == SRV_TLV_AUTH_AES && srv_auth_key(&next) != 0) {
+        srv_auth_release(&next);
+        return -1;
+    }
+    if (fresh && (t = tenant_create(s, info->key_id)) == NULL) {
+        srv_auth_release(&next);
+        return -1;
+    }
+    if (fresh) {
+        t->overflow_rec = -1;
+    } else {
+        s->table_hash ^= key_hash(t->key_id, t->quota_word); /* the old entry leaves the hash */
+    }
+    srv_auth_release(t);
+    t->auth_tlv = next.auth_tlv;
+    memcpy(t->secret, next.secret, SRV_SECRET_LEN);
+    t->enc = next.enc;
+    t->dec = next.dec;
+    OPENSSL_cleanse(&next, sizeof next);
+    t->quotas = info->quotas;
+    t->quota_word = info->quota_word;
+    srv_mem_estimate(&t->quotas, &t->mem);
+    size_t n = name_len < sizeof t->name ? name_len : sizeof t->name - 1u;
+    if (n > 0) {
+        memcpy(t->name, name, n);
+    }
+    t->name[n] = '\0';
+    s->table_hash ^= key_hash(t->key_id, t->quota_word);
+    s->st.table_generation++;
+    return 0;
+}
+
 int sim_server_add_tenant(sim_server_t *s, const char *credential) {
     r_auth_key_info_t info;
     if (s == NULL || credential == NULL || r_client_parse_auth_key(credential, 0, &info) != RCLIENT_OK) {
         return -1;
     }
-    srv_tenant_t *t = srv_tenant_find(s, info.key_id);
-    if (t == NULL && (t = tenant_create(s, info.key_id)) == NULL) {
-        OPENSSL_cleanse(&info, sizeof info);
-        return -1;
-    }
-    t->auth_tlv = auth_tlv_of(info.type);
-    memcpy(t->secret, info.secret, SRV_SECRET_LEN);
-    t->quotas = info.quotas;
+    int rc = srv_tenant_upsert(s, &info, NULL, 0);
     OPENSSL_cleanse(&info, sizeof info);
-    if (t->auth_tlv == SRV_TLV_AUTH_AES && srv_auth_key(t) != 0) {
-        t->auth_tlv = 0; /* unusable key: every packet fails auth */
+    return rc;
+}
+
+int sim_server_remove_tenant(sim_server_t *s, uint64_t key_id) {
+    if (s == NULL) {
         return -1;
     }
-    return 0;
+    for (size_t i = tenant_slot(key_id, s->tenant_cap); s->tenants[i] != NULL; i = (i + 1) & (s->tenant_cap - 1)) {
+        srv_tenant_t *t = s->tenants[i];
+        if (t->key_id == key_id) {
+            /* The tables' hooks look the tenant up: drop its entries first. */
+            srv_table_drop_key(&s->buckets, key_id);
+            srv_table_drop_key(&s->trackers, key_id);
+            srv_table_drop_key(&s->labels, key_id);
+            srv_table_drop_key(&s->services, key_id);
+            s->table_hash ^= key_hash(t->key_id, t->quota_word);
+            s->st.table_generation++;
+            tenant_unlink(s, i);
+            tenant_free(t);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+size_t sim_server_tenant_count(const sim_server_t *s) {
+    return s == NULL ? 0 : s->n_tenants;
 }
 
 /* ---- lifecycle ------------------------------------------------------------------- */
@@ -231,6 +326,9 @@ static void resolve_params(sim_server_params_t *p) {
     }
     if (p->dedup_ttl_cap_ms == 0) {
         p->dedup_ttl_cap_ms = DEFAULT_DEDUP_TTL_CAP_MS;
+    }
+    if (p->memory_budget_bytes == 0) {
+        p->memory_budget_bytes = SRV_DEFAULT_MEMORY_BUDGET;
     }
 }
 
@@ -255,7 +353,8 @@ sim_server_t *sim_server_new(const sim_server_params_t *params, const sim_rng_t 
     s->tenants = calloc(s->tenant_cap, sizeof *s->tenants);
     srv_table_init(&s->buckets, sizeof(srv_bucket_t), srv_on_remove_bucket, s);
     srv_table_init(&s->trackers, sizeof(srv_tracker_t), srv_on_remove_tracker, s);
-    srv_table_init(&s->labels, sizeof(srv_entry_hdr_t), srv_on_remove_label, s);
+    srv_table_init(&s->labels, sizeof(srv_index_entry_t), srv_on_remove_label, s);
+    srv_table_init(&s->services, sizeof(srv_index_entry_t), NULL, s);
     if (s->tenants == NULL || srv_dedup_init(&s->dedup, s->params.dedup_capacity) != 0) {
         free(s->tenants);
         free(s);
@@ -271,13 +370,14 @@ void sim_server_free(sim_server_t *s) {
     srv_table_free(&s->buckets); /* before the tenants: the hooks look them up */
     srv_table_free(&s->trackers);
     srv_table_free(&s->labels);
+    srv_table_free(&s->services);
     srv_dedup_free(&s->dedup);
     for (size_t i = 0; i < s->tenant_cap; i++) {
         if (s->tenants[i] != NULL) {
-            srv_auth_release(s->tenants[i]);
-            free(s->tenants[i]);
+            tenant_free(s->tenants[i]);
         }
     }
+    srv_auth_release(&s->admin);
     free(s->tenants);
     free(s);
 }
@@ -297,7 +397,16 @@ int sim_server_restart(sim_server_t *s, uint64_t new_start_s) {
     srv_table_clear(&s->buckets);
     srv_table_clear(&s->trackers);
     srv_table_clear(&s->labels);
+    srv_table_clear(&s->services);
     srv_dedup_clear(&s->dedup);
+    for (size_t i = 0; i < s->tenant_cap; i++) {
+        if (s->tenants[i] != NULL) {
+            srv_metrics_reset(s->tenants[i]);
+        }
+    }
+    uint64_t generation = s->st.table_generation;
+    memset(&s->st, 0, sizeof s->st);
+    s->st.table_generation = generation; /* the table is configuration: kept, so is its generation */
     return 0;
 }
 
@@ -335,7 +444,8 @@ const sim_server_stats_t *sim_server_stats(const sim_server_t *s) {
 const char *sim_server_verdict_name(sim_server_verdict_t v) {
     static const char *const names[SIM_SRV_VERDICTS] = {
         "answered", "replayed", "report", "drop_malformed", "drop_auth",
-        "drop_tenant", "drop_stale", "drop_dedup_ttl", "drop_quota", "drop_mismatch"};
+        "drop_tenant", "drop_stale", "drop_dedup_ttl", "drop_quota", "drop_mismatch",
+        "admin_answered", "admin_replayed", "drop_admin"};
     return (unsigned)v < SIM_SRV_VERDICTS ? names[v] : "unknown";
 }
 

@@ -24,7 +24,14 @@
  * - quotas: rate_buckets_max, latency_services_max, latency_buffer_size_max,
  *   rate_window_size_ms_max (drop), metrics labels (rewrite to "overflow");
  * - request freshness: |server_now - time_stamp| > freshness_ms is dropped;
- * - steering feedback written into responses. */
+ * - steering feedback written into responses;
+ * - the administrative channel (wire_protocol.md "Administrative PDUs"), once
+ *   an admin key is set: Tenant Mutation (ADD upsert, REMOVE) answered by a
+ *   Tenant Ack, Status Query by a 448-byte Status Response V1, Metrics Query
+ *   by a Metrics Response page (tenant summary, label counters, service
+ *   latency counters); memory admission of every ADD against the budget;
+ *   at most one Metrics Query per tenant per processing batch
+ *   (sim_server_batch_begin). Documented at the top of sim_server_admin.c. */
 #ifndef SIM_SERVER_H
 #define SIM_SERVER_H
 
@@ -45,7 +52,12 @@ typedef enum {
     SIM_SRV_DROP_DEDUP_TTL = 7,   /* dedup_ttl_ms 0 or above the key's cap */
     SIM_SRV_DROP_QUOTA = 8,       /* bucket/tracker count, buffer_size or window over quota */
     SIM_SRV_DROP_MISMATCH = 9,    /* live bucket/tracker presented with other settings */
-    SIM_SRV_VERDICTS = 10
+    SIM_SRV_ADMIN_ANSWERED = 10,  /* administrative PDU answered: Tenant Ack, Status or Metrics Response */
+    SIM_SRV_ADMIN_REPLAYED = 11,  /* Tenant Mutation duplicate inside its window: the cached Tenant Ack */
+    SIM_SRV_DROP_ADMIN = 12,      /* administrative request refused after authentication: mutation
+                                     validation, memory admission, a second Metrics Query of one
+                                     tenant in one batch (reason says which) */
+    SIM_SRV_VERDICTS = 13
 } sim_server_verdict_t;
 
 typedef enum {
@@ -63,6 +75,9 @@ typedef struct {
     uint32_t freshness_ms;      /* 0 = no freshness check */
     sim_steer_mode_t steer_mode;
     double steer_change_p;
+    uint64_t memory_budget_bytes; /* rl_memory_budget_bytes for memory admission; 0 = 1 GiB */
+    uint16_t udp_port;          /* reported in the Status Response (0 = unknown, the simulator) */
+    uint16_t backend;           /* Status Response backend: 0 unknown, 2 UDP fallback (serve) */
 } sim_server_params_t;
 
 /* Why a datagram was dropped (every drop verdict sets it; where is NULL for
@@ -89,6 +104,8 @@ typedef struct {
     bool allowed;               /* for ANSWERED/REPLAYED: the response's decision */
     uint32_t tokens_granted;    /* sum over resources when allowed and ANSWERED */
     sim_server_reason_t why;    /* for a drop verdict: the broken rule */
+    uint16_t admin_pdu;         /* administrative request: its pdu_type (0x544D, 0x5153, 0x514D), else 0 */
+    uint8_t admin_op;           /* Tenant Mutation operation (0x03 ADD, 0x05 REMOVE), else 0 */
 } sim_server_result_t;
 
 typedef struct {
@@ -101,6 +118,9 @@ typedef struct {
                                           or evicted (capacity) inside its window */
     double dedup_hit_age_sum;          /* sum over hits of age / accepted TTL (0..1) */
     uint64_t labels_overflowed;
+    uint64_t tenant_mutations;         /* applied Tenant Mutations (fresh acks), since creation */
+    uint64_t tenant_mutation_failures; /* authenticated Tenant Mutations refused (no ack) */
+    uint64_t allocation_failures;      /* ADDs refused by memory admission or an allocation failure */
 } sim_server_stats_t;
 
 typedef struct sim_server sim_server_t;
@@ -116,8 +136,58 @@ uint64_t sim_server_id(const sim_server_t *s);
  * upsert, wire_protocol.md "ADD Tenant"). Returns 0, or -1 for an invalid credential. */
 int sim_server_add_tenant(sim_server_t *s, const char *credential);
 
-/* Restart: a new start time (new server_id), every dedup entry, bucket and
- * tracker lost; tenants (configuration) kept. Returns 0 or -1 (bad start). */
+/* Remove the tenant key_id and every bucket, tracker, label and counter it
+ * owns (wire_protocol.md "REMOVE Tenant"). Returns 0 when it was removed, 1
+ * when no such tenant existed (nothing changes), -1 for a NULL s. */
+int sim_server_remove_tenant(sim_server_t *s, uint64_t key_id);
+
+/* Add or replace a tenant the way an administrative ADD does: every
+ * validation rule (credential HRP and shape, key_id equal to header_key_id)
+ * and memory admission against memory_budget_bytes, before anything is
+ * published. Returns 0, or -1 with *why (may be NULL) naming the rule;
+ * nothing changes on -1. The simulator's trace events use it. */
+int sim_server_admit_tenant(sim_server_t *s, uint64_t header_key_id, const char *credential,
+                            sim_server_reason_t *why);
+
+/* The administrative key (wire_protocol.md "Administrative Authentication":
+ * the raw 32-byte AES-256 key of an rl-secret credential; the caller parses
+ * the text). Until one is set, tenant_mgmt_flag = 1 datagrams are dropped as
+ * DROP_TENANT. key NULL removes it. Returns 0, or -1 (cipher setup failed:
+ * no key then). */
+int sim_server_set_admin_key(sim_server_t *s, const uint8_t key[32]);
+
+/* Start a new listener processing batch (wire_protocol.md "Metrics Query
+ * PDU": at most one Metrics Query per tenant per batch). serve calls it once
+ * per recvmmsg() batch of a socket; the simulator once per distinct
+ * simulated millisecond at which a server receives datagrams. A host that
+ * never calls it has one batch for the server's whole life. */
+void sim_server_batch_begin(sim_server_t *s);
+
+/* Host memory readings (wire_protocol.md "Status Response PDU": "cheap
+ * point-in-time readings or cached snapshots"); UINT64_MAX = unknown (for
+ * cgroup_limit also: unconstrained). */
+typedef struct {
+    uint64_t system_total, system_available, cgroup_limit, process_rss;
+} sim_server_host_memory_t;
+typedef void (*sim_server_memory_fn)(void *ctx, sim_server_host_memory_t *out);
+
+/* The host's memory readings, asked at each administrative ADD (memory
+ * admission also against the available system/cgroup memory: the ADD's
+ * growth must fit system_available and, when both are known, cgroup_limit
+ * minus process_rss) and each Status Query (the four fields, with their
+ * validity bits). fn NULL (the default, the simulator): the model knows no
+ * host memory and admits against its budget only. */
+void sim_server_set_host_memory(sim_server_t *s, sim_server_memory_fn fn, void *ctx);
+
+/* The UDP port the Status Response reports (serve sets it once bound). */
+void sim_server_set_udp_port(sim_server_t *s, uint16_t port);
+
+/* Number of tenants configured now. */
+size_t sim_server_tenant_count(const sim_server_t *s);
+
+/* Restart: a new start time (new server_id), every dedup entry, bucket,
+ * tracker, label and queue-local counter (status and metrics) lost; tenants
+ * (configuration) kept. Returns 0 or -1 (bad start). */
 int sim_server_restart(sim_server_t *s, uint64_t new_start_s);
 
 /* Degraded dedup: each live entry is lost with probability loss_p when it is

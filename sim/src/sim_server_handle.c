@@ -72,9 +72,11 @@ static const srv_dd_slot_t *dedup_check(sim_server_t *s, const srv_dd_key_t *key
     }
     if (slot == NULL) {
         s->stats.dedup_misses++;
+        s->st.dedup_misses++;
         return NULL;
     }
     s->stats.dedup_hits++;
+    s->st.dedup_hits++;
     s->stats.dedup_hit_age_sum += (double)(now_ms - slot->inserted_ms) / (double)slot->ttl_ms;
     return slot;
 }
@@ -105,8 +107,29 @@ static sim_server_verdict_t rate_request(sim_server_t *s, srv_tenant_t *t, const
     if (v != SIM_SRV_ANSWERED) {
         return v;
     }
-    if (pdu->has_label) {
-        srv_count_label(s, t, pdu->label, pdu->label_len);
+    /* Queue-local and tenant counters of a fresh decision (wire_protocol.md
+     * "Tenant Summary record", "Tenant Label Counter record"); a request
+     * without a label is accounted under the label "". */
+    srv_counts_t *lc = srv_label_counts(s, t, pdu->has_label ? pdu->label : NULL, pdu->has_label ? pdu->label_len : 0);
+    srv_counts_t *counters[2] = {&t->summary, lc};
+    for (size_t i = 0; i < 2; i++) {
+        if (counters[i] == NULL) {
+            continue;
+        }
+        if (d.allowed) {
+            counters[i]->success++;
+        } else if (d.guard_failed) {
+            counters[i]->guard_failed++;
+        } else {
+            counters[i]->rate_limited++;
+        }
+    }
+    if (d.allowed) {
+        s->st.rate_success++;
+    } else if (d.guard_failed) {
+        s->st.guard_failed++;
+    } else {
+        s->st.rate_limited++;
     }
     reply->allowed = d.allowed;
     reply->tokens_granted = d.allowed ? d.tokens_granted : 0;
@@ -124,8 +147,12 @@ static sim_server_verdict_t handle(sim_server_t *s, uint64_t now_ms, const uint8
     result->key_id = f.key_id;
     memcpy(result->unique_id, f.unique_id, sizeof result->unique_id);
     if (f.tenant_mgmt_flag != 0) {
-        return SRV_DROP(s, SIM_SRV_DROP_TENANT, .where = "tenant TLV", .field = "tenant_mgmt_flag", .got = 1,
-                        .note = "administrative traffic: this server has no admin key");
+        s->st.admin_requests++;
+        if (!s->has_admin) {
+            return SRV_DROP(s, SIM_SRV_DROP_TENANT, .where = "tenant TLV", .field = "tenant_mgmt_flag", .got = 1,
+                            .note = "administrative traffic: this server has no admin key");
+        }
+        return srv_admin_handle(s, now_ms, in, len, &f, &reply->bytes, &reply->len);
     }
     srv_tenant_t *t = srv_tenant_find(s, f.key_id);
     if (t == NULL) {
@@ -133,10 +160,12 @@ static sim_server_verdict_t handle(sim_server_t *s, uint64_t now_ms, const uint8
                         .note = "no tenant with this key_id");
     }
     if (f.auth_type != t->auth_tlv) {
+        t->summary.auth_failed++; /* wire_protocol.md "Tenant Summary record" */
         return SRV_DROP(s, SIM_SRV_DROP_AUTH, .where = "auth TLV", .field = "tlv_type", .got = f.auth_type,
                         .rel = "want", .want = t->auth_tlv, .hex = true, .note = "the key's auth mode");
     }
     if (srv_auth_open(t, in, len, &f, s->scratch) != SRV_OK) {
+        t->summary.auth_failed++; /* wire_protocol.md "Tenant Summary record" */
         return SRV_DROP(s, SIM_SRV_DROP_AUTH, .where = "auth TLV",
                         .note = t->auth_tlv == SRV_TLV_AUTH_COOKIE ? "cookie does not match the key"
                                                                    : "AES-256-GCM tag does not verify");
@@ -153,6 +182,7 @@ static sim_server_verdict_t handle(sim_server_t *s, uint64_t now_ms, const uint8
     if (pdu.pdu_type == SRV_PDU_LR) {
         return srv_latency_report(s, t, &pdu, now_ms);
     }
+    s->st.rate_requests++;
     return rate_request(s, t, &f, &pdu, now_ms, reply);
 }
 
@@ -170,18 +200,31 @@ sim_server_verdict_t sim_server_handle(sim_server_t *s, uint64_t now_ms, const u
     }
     s->now_ms = now_ms;
     s->why = &r->why;
+    s->result = r;
+    s->st.rx_packets++;
     reply_t reply = {NULL, 0, false, 0};
     sim_server_verdict_t v = in == NULL ? SRV_DROP(s, SIM_SRV_DROP_MALFORMED, .where = "datagram", .note = "NULL")
                                         : handle(s, now_ms, in, len, r, &reply);
     s->why = NULL;
+    s->result = NULL;
     s->stats.verdicts[v]++;
-    if (v == SIM_SRV_ANSWERED || v == SIM_SRV_REPLAYED) {
+    switch (v) {
+    case SIM_SRV_DROP_MALFORMED: s->st.parse_errors++; s->st.rx_dropped++; break;
+    case SIM_SRV_DROP_AUTH: s->st.auth_failures++; s->st.rx_dropped++; break;
+    case SIM_SRV_ANSWERED: case SIM_SRV_REPLAYED: case SIM_SRV_REPORT:
+    case SIM_SRV_ADMIN_ANSWERED: case SIM_SRV_ADMIN_REPLAYED: break;
+    default: s->st.rx_dropped++; break;
+    }
+    if (v == SIM_SRV_ANSWERED || v == SIM_SRV_REPLAYED || v == SIM_SRV_ADMIN_ANSWERED || v == SIM_SRV_ADMIN_REPLAYED) {
         r->allowed = reply.allowed;
         r->tokens_granted = v == SIM_SRV_ANSWERED ? reply.tokens_granted : 0;
         /* A caller buffer too small gets no bytes; the decision stands. */
-        if (out != NULL && out_len != NULL && reply.len <= out_cap) {
+        if (out != NULL && out_len != NULL && reply.len > 0 && reply.len <= out_cap) {
             memcpy(out, reply.bytes, reply.len);
             *out_len = reply.len;
+            s->st.tx_packets++;
+        } else {
+            s->st.tx_dropped++;
         }
     }
     return v;

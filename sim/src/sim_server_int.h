@@ -16,6 +16,47 @@
 #include "sim_server_dedup.h"
 #include "sim_server_table.h"
 
+/* Per-label request counters (wire_protocol.md "Tenant Label Counter record"). */
+typedef struct {
+    uint64_t success, rate_limited, guard_failed, auth_failed;
+} srv_counts_t;
+
+typedef struct {
+    srv_counts_t c;
+    uint16_t len;
+    uint8_t *bytes;                    /* owned; NULL when len is 0 */
+} srv_label_rec_t;
+
+/* Per-service counters (wire_protocol.md "Tenant Service Latency Counter record"). */
+typedef struct {
+    uint8_t id[SRV_ID_LEN];
+    uint32_t ttl_ms, max_samples, buffer_size, min_sample_threshold;
+    uint64_t report_count, checks_total, checks_passed, checks_failed;
+} srv_service_rec_t;
+
+/* Entry of the label and service index tables: (key_id, id) -> index into
+ * the tenant's record array (insertion order: the pagination order). */
+typedef struct {
+    srv_entry_hdr_t h;
+    uint32_t index;
+} srv_index_entry_t;
+
+/* Memory admission estimate (sim_server_admin.c "Memory admission"): bytes
+ * per unit of each quota, fixed so the estimate is the same on every host. */
+#define SRV_MEM_PER_BUCKET 128u          /* srv_bucket_t slot at load <= 1/2 */
+#define SRV_MEM_PER_SERVICE 160u         /* srv_tracker_t slot at load <= 1/2, index, counters */
+#define SRV_MEM_PER_BUFFER_POINT 16u     /* one monotonic point (srv_sample_t) per service slot */
+#define SRV_MEM_PER_LABEL 96u            /* index slot, record, counters (label bytes not counted) */
+#define SRV_MEM_PER_TENANT 1024u         /* the tenant record, contexts, table slot */
+#define SRV_MEM_PER_DEDUP_ENTRY 1400u    /* slot, cached reply up to 1200 bytes, index */
+#define SRV_DEFAULT_MEMORY_BUDGET (1ull << 30)
+
+/* The estimate of one tenant's quotas by component; all saturate at UINT64_MAX. */
+typedef struct {
+    uint64_t rate_map, latency_map, latency_buffer, metrics_label, other, total;
+} srv_mem_estimate_t;
+void srv_mem_estimate(const r_api_key_quotas_t *q, srv_mem_estimate_t *out);
+
 /* One configured API key (wire_protocol.md "ADD Tenant": the credential
  * carries auth method, key_id, secret and quotas). */
 typedef struct {
@@ -25,6 +66,19 @@ typedef struct {
     EVP_CIPHER_CTX *enc, *dec;         /* AES only: keyed once, reused per packet */
     r_api_key_quotas_t quotas;
     uint32_t buckets, trackers, labels; /* entries stored per table (live or not yet swept) */
+    uint32_t quota_word;
+    char name[256];                    /* from the ADD (NUL-terminated), "" when configured */
+    srv_mem_estimate_t mem;            /* admitted estimate of the quotas */
+    /* queue-local metrics (wire_protocol.md "Metrics Record Formats"), lost on restart */
+    srv_counts_t summary;
+    uint64_t service_reports;          /* accepted latency-report service blocks */
+    srv_label_rec_t *label_recs;       /* distinct labels, then "overflow" when used */
+    uint32_t n_label_recs, label_recs_cap;
+    int64_t overflow_rec;              /* index of the "overflow" record, -1 none */
+    srv_service_rec_t *svc_recs;
+    uint32_t n_svc_recs, svc_recs_cap;
+    uint32_t metrics_gen;              /* changes when the records are reset: cursors die */
+    uint64_t mq_batch;                 /* batch of the last Metrics Query processed (+1; 0 none) */
 } srv_tenant_t;
 
 /* Rate bucket: fixed window [window_start_ms, window_start_ms + window_size_ms). */
@@ -56,6 +110,15 @@ typedef struct {
     bool gated_off;                    /* min_sample_threshold can never be reached: never controls */
 } srv_tracker_t;
 
+/* Queue-local status counters (wire_protocol.md "Status Response PDU"),
+ * reset by a restart. */
+typedef struct {
+    uint64_t rx_packets, tx_packets, rx_dropped, tx_dropped, parse_errors, auth_failures;
+    uint64_t admin_requests, rate_requests, rate_success, rate_limited, guard_failed, latency_reports;
+    uint64_t dedup_hits, dedup_misses, tenant_mutations, tenant_mutation_failures, allocation_failures;
+    uint64_t table_generation;
+} srv_status_counts_t;
+
 struct sim_server {
     sim_server_params_t params;        /* defaults resolved */
     uint64_t server_id;
@@ -63,7 +126,7 @@ struct sim_server {
     uint64_t draw_key;            /* keyed draws per request identity: dedup loss, random steering */
     srv_tenant_t **tenants;            /* open addressing on key_id; never removed */
     size_t tenant_cap, n_tenants;
-    srv_table_t buckets, trackers, labels;
+    srv_table_t buckets, trackers, labels, services;
     srv_dedup_t dedup;
     double dedup_loss_p;
     sim_steer_mode_t steer_mode;
@@ -72,11 +135,39 @@ struct sim_server {
     uint64_t now_ms;                   /* time of the latest datagram (for setters) */
     bool forced_deny;                  /* sim_server_set_forced_deny */
     sim_server_reason_t *why;          /* the current datagram's result.why */
+    sim_server_result_t *result;       /* the current datagram's result */
+    srv_status_counts_t st;
+    uint64_t table_hash;               /* XOR of the loaded keys' (key_id, quota word) hashes */
+    uint64_t batch;                    /* sim_server_batch_begin count */
+    sim_server_memory_fn host_memory;  /* sim_server_set_host_memory, or NULL */
+    void *host_memory_ctx;
+    bool has_admin;
+    uint8_t admin_secret[SRV_SECRET_LEN];
+    srv_tenant_t admin;                /* the admin key as a pseudo-tenant (auth contexts only) */
     uint8_t scratch[SRV_MAX_DATAGRAM]; /* plaintext request, then response in place */
     uint8_t resp[SRV_MAX_DATAGRAM];    /* sealed response */
 };
 
 srv_tenant_t *srv_tenant_find(const sim_server_t *s, uint64_t key_id);
+
+/* Sum of the admitted estimates of every tenant, plus the dedup cache. */
+uint64_t srv_mem_allocated(const sim_server_t *s);
+uint64_t srv_mem_dedup(const sim_server_t *s);
+
+/* Upsert of a decoded credential after every check passed, with the name
+ * (len bytes, may be 0). Returns 0, or -1 on an allocation failure (then
+ * nothing changed). */
+int srv_tenant_upsert(sim_server_t *s, const r_auth_key_info_t *info, const char *name, size_t name_len);
+
+/* Drop the per-tenant metrics records (restart, removal). */
+void srv_metrics_reset(srv_tenant_t *t);
+
+/* ---- administrative channel (sim_server_admin.c) ---------------------------- */
+/* A datagram with tenant_mgmt_flag = 1, framed as f. Returns the verdict;
+ * on ADMIN_ANSWERED/ADMIN_REPLAYED the reply and reply_len outputs point at the sealed
+ * response (server- or cache-owned). */
+sim_server_verdict_t srv_admin_handle(sim_server_t *s, uint64_t now_ms, const uint8_t *in, size_t len,
+                                      const srv_frame_t *f, const uint8_t **reply, size_t *reply_len);
 
 /* Record why the current datagram is dropped and return the verdict v:
  * return SRV_DROP(s, SIM_SRV_DROP_QUOTA, .where = "resources", ...). */
@@ -109,6 +200,7 @@ int srv_auth_seal(srv_tenant_t *t, uint8_t *plain, size_t len, const srv_frame_t
 /* ---- models (sim_server_rate.c) -------------------------------------------- */
 typedef struct {
     bool allowed;
+    bool guard_failed;                 /* denied with at least one failing guard */
     uint32_t tokens_granted;
 } srv_decision_t;
 
@@ -124,6 +216,15 @@ sim_server_verdict_t srv_latency_report(sim_server_t *s, srv_tenant_t *t, const 
 /* Metrics label accounting (wire_protocol.md "Quota Enforcement Semantics":
  * beyond metrics_labels_max distinct labels a label is rewritten to "overflow"). */
 void srv_count_label(sim_server_t *s, srv_tenant_t *t, const uint8_t *label, size_t len);
+
+/* The counters of the label a fresh decision is accounted under (the label,
+ * or "overflow" past metrics_labels_max; "" for a request without label), or
+ * NULL when no record could be allocated. Creates the record. */
+srv_counts_t *srv_label_counts(sim_server_t *s, srv_tenant_t *t, const uint8_t *label, size_t len);
+
+/* The service record of a tracker block (created on first use, metadata
+ * refreshed), or NULL past latency_services_max records or on allocation failure. */
+srv_service_rec_t *srv_service_rec(sim_server_t *s, srv_tenant_t *t, const srv_tracker_block_t *b);
 
 /* Table removal hooks: keep per-tenant counts and free tracker rings. */
 void srv_on_remove_bucket(void *ctx, void *entry);

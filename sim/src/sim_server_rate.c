@@ -381,7 +381,15 @@ sim_server_verdict_t srv_rate_request(sim_server_t *s, srv_tenant_t *t, srv_pdu_
     }
     bool guards_ok = true;
     for (size_t i = 0; i < pdu->guard_count; i++) {
-        guards_ok = guards_ok && current[i] < g[i].value; /* >= latency_threshold denies */
+        bool pass = current[i] < g[i].value; /* >= latency_threshold denies */
+        guards_ok = guards_ok && pass;
+        /* wire_protocol.md "Tenant Service Latency Counter record" */
+        srv_service_rec_t *rec = srv_service_rec(s, t, &g[i]);
+        if (rec != NULL) {
+            rec->checks_total++;
+            rec->checks_passed += pass ? 1u : 0u;
+            rec->checks_failed += (!pass && g[i].value > 0) ? 1u : 0u;
+        }
     }
     bool rate_ok = decide_resources(&w, pdu->resource_count);
     for (size_t i = 0; s->forced_deny && i < pdu->resource_count; i++) { /* and every bucket empty */
@@ -389,6 +397,7 @@ sim_server_verdict_t srv_rate_request(sim_server_t *s, srv_tenant_t *t, srv_pdu_
         rate_ok = rate_ok && w.deficit[i] == 0;
     }
     out->allowed = guards_ok && rate_ok;
+    out->guard_failed = !guards_ok;
     out->tokens_granted = 0;
     for (size_t i = 0; out->allowed && i < pdu->resource_count; i++) {
         out->tokens_granted += w.r[i].tokens_requested;
@@ -412,7 +421,13 @@ sim_server_verdict_t srv_latency_report(sim_server_t *s, srv_tenant_t *t, const 
     }
     for (size_t i = 0; i < pdu->service_count; i++) {
         tracker_push(tracker_touch(s, t, &b[i], now_ms), now_ms, b[i].value);
+        srv_service_rec_t *rec = srv_service_rec(s, t, &b[i]);
+        if (rec != NULL) {
+            rec->report_count++;
+        }
     }
+    t->service_reports += pdu->service_count;
+    s->st.latency_reports += pdu->service_count;
     return SIM_SRV_REPORT;
 }
 
@@ -428,16 +443,112 @@ static void label_id(const uint8_t *label, size_t len, uint8_t id[SRV_ID_LEN]) {
     srv_st64(id + 8, h2 ^ len);
 }
 
-void srv_count_label(sim_server_t *s, srv_tenant_t *t, const uint8_t *label, size_t len) {
+static const uint8_t OVERFLOW_LABEL[8] = {'o', 'v', 'e', 'r', 'f', 'l', 'o', 'w'};
+
+/* Append a label record (bytes copied). Returns its index or -1. */
+static int64_t label_rec_append(srv_tenant_t *t, const uint8_t *label, size_t len) {
+    if (t->n_label_recs == t->label_recs_cap) {
+        uint32_t cap = t->label_recs_cap == 0 ? 8u : t->label_recs_cap * 2u;
+        srv_label_rec_t *fresh = realloc(t->label_recs, (size_t)cap * sizeof *fresh);
+        if (fresh == NULL) {
+            return -1;
+        }
+        t->label_recs = fresh;
+        t->label_recs_cap = cap;
+    }
+    uint8_t *copy = NULL;
+    if (len > 0 && (copy = malloc(len)) == NULL) {
+        return -1;
+    }
+    if (len > 0) {
+        memcpy(copy, label, len);
+    }
+    srv_label_rec_t *r = &t->label_recs[t->n_label_recs];
+    memset(r, 0, sizeof *r);
+    r->len = (uint16_t)len;
+    r->bytes = copy;
+    return (int64_t)t->n_label_recs++;
+}
+
+static srv_counts_t *overflow_counts(srv_tenant_t *t) {
+    if (t->overflow_rec < 0) {
+        t->overflow_rec = label_rec_append(t, OVERFLOW_LABEL, sizeof OVERFLOW_LABEL);
+    }
+    return t->overflow_rec < 0 ? NULL : &t->label_recs[t->overflow_rec].c;
+}
+
+srv_counts_t *srv_label_counts(sim_server_t *s, srv_tenant_t *t, const uint8_t *label, size_t len) {
+    if (len == sizeof OVERFLOW_LABEL && memcmp(label, OVERFLOW_LABEL, len) == 0) {
+        return overflow_counts(t); /* the fixed overflow label itself: one record, no quota slot */
+    }
     uint8_t id[SRV_ID_LEN];
     label_id(label, len, id);
-    if (srv_table_find(&s->labels, t->key_id, id) != NULL) {
-        return;
+    srv_index_entry_t *e = srv_table_find(&s->labels, t->key_id, id);
+    if (e != NULL) {
+        return &t->label_recs[e->index].c;
     }
-    if (t->labels >= t->quotas.metrics_labels_max || srv_table_reserve(&s->labels, 1, 0) != 0) {
+    int64_t at = -1;
+    if (t->labels >= t->quotas.metrics_labels_max || srv_table_reserve(&s->labels, 1, 0) != 0 ||
+        (at = label_rec_append(t, label, len)) < 0) {
         s->stats.labels_overflowed++; /* counted under the fixed label "overflow" */
-        return;
+        return overflow_counts(t);
     }
-    srv_table_set_expiry(&s->labels, srv_table_insert(&s->labels, t->key_id, id), UINT64_MAX);
+    e = srv_table_insert(&s->labels, t->key_id, id);
+    e->index = (uint32_t)at;
+    srv_table_set_expiry(&s->labels, e, UINT64_MAX);
     t->labels++;
+    return &t->label_recs[at].c;
+}
+
+void srv_count_label(sim_server_t *s, srv_tenant_t *t, const uint8_t *label, size_t len) {
+    (void)srv_label_counts(s, t, label, len);
+}
+
+srv_service_rec_t *srv_service_rec(sim_server_t *s, srv_tenant_t *t, const srv_tracker_block_t *b) {
+    srv_index_entry_t *e = srv_table_find(&s->services, t->key_id, b->id);
+    srv_service_rec_t *r = NULL;
+    if (e != NULL) {
+        r = &t->svc_recs[e->index];
+    } else {
+        if (t->n_svc_recs >= t->quotas.latency_services_max || srv_table_reserve(&s->services, 1, 0) != 0) {
+            return NULL;
+        }
+        if (t->n_svc_recs == t->svc_recs_cap) {
+            uint32_t cap = t->svc_recs_cap == 0 ? 8u : t->svc_recs_cap * 2u;
+            srv_service_rec_t *fresh = realloc(t->svc_recs, (size_t)cap * sizeof *fresh);
+            if (fresh == NULL) {
+                return NULL;
+            }
+            t->svc_recs = fresh;
+            t->svc_recs_cap = cap;
+        }
+        e = srv_table_insert(&s->services, t->key_id, b->id);
+        e->index = t->n_svc_recs;
+        srv_table_set_expiry(&s->services, e, UINT64_MAX);
+        r = &t->svc_recs[t->n_svc_recs++];
+        memset(r, 0, sizeof *r);
+        memcpy(r->id, b->id, SRV_ID_LEN);
+    }
+    /* latency_tracker_id is the key; the definition is repeated as metadata. */
+    r->ttl_ms = b->ttl_ms;
+    r->max_samples = b->max_samples;
+    r->buffer_size = b->buffer_size;
+    r->min_sample_threshold = b->min_sample_threshold;
+    return r;
+}
+
+void srv_metrics_reset(srv_tenant_t *t) {
+    for (uint32_t i = 0; i < t->n_label_recs; i++) {
+        free(t->label_recs[i].bytes);
+    }
+    free(t->label_recs);
+    free(t->svc_recs);
+    t->label_recs = NULL;
+    t->svc_recs = NULL;
+    t->n_label_recs = t->label_recs_cap = t->n_svc_recs = t->svc_recs_cap = 0;
+    t->overflow_rec = -1;
+    memset(&t->summary, 0, sizeof t->summary);
+    t->service_reports = 0;
+    t->metrics_gen++;
+    t->mq_batch = 0;
 }

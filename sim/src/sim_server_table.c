@@ -193,3 +193,23 @@ bool srv_table_sweep(srv_table_t *t, uint64_t now_ms) {
     t->sweeps++;
     return true;
 }
+
+void srv_table_drop_key(srv_table_t *t, uint64_t key_id) {
+    if (t->used == 0) {
+        return;
+    }
+    /* As the sweep: start after an empty slot so no cluster wraps past the
+     * start, and re-check a slot after a removal shifted an entry into it. */
+    size_t mask = t->cap - 1;
+    size_t start = 0;
+    while (slot(t, start)->used) {
+        start++;
+    }
+    for (size_t k = 1; k <= t->cap; k++) {
+        size_t i = (start + k) & mask;
+        srv_entry_hdr_t *e = slot(t, i);
+        while (e->used && e->key_id == key_id) {
+            remove_at(t, i);
+        }
+    }
+}

@@ -68,6 +68,11 @@ void srv_table_set_expiry(srv_table_t *t, void *entry, uint64_t expiry_ms);
  * Returns true when a sweep ran. Invalidates entry pointers. */
 bool srv_table_sweep(srv_table_t *t, uint64_t now_ms);
 
+/* Remove every entry of key_id, live or not (on_remove each): a removed
+ * tenant (wire_protocol.md "REMOVE Tenant") leaves no state behind. O(cap).
+ * Invalidates entry pointers. */
+void srv_table_drop_key(srv_table_t *t, uint64_t key_id);
+
 static inline bool srv_entry_live(const void *entry, uint64_t now_ms) {
     return entry != NULL && now_ms < ((const srv_entry_hdr_t *)entry)->expiry_ms;
 }

@@ -10,10 +10,11 @@
 static const char *const fault_keys[] = {"at_ms", "kind", "target", "duration_ms", "from", "to", "symmetric",
                                          "latency", "loss", "duplicate_p", "reorder_p", "reorder_us", "down",
                                          "dir", "on", "loss_p", "capacity", "skew_ms", "mode", "change_p", "class",
-                                         "count", "mtbf_ms", "mttr_ms", "until_ms", NULL};
+                                         "count", "mtbf_ms", "mttr_ms", "until_ms", "tenant", "quota_word", NULL};
 /* sim_fault_kind_t order, from 1 */
 static const char *const fault_kinds[] = {"restart", "pause", "link", "partition", "dedup_degrade",
-                                          "dedup_heal", "skew", "steering", "inject", "failures"};
+                                          "dedup_heal", "skew", "steering", "inject", "failures",
+                                          "tenant_remove", "tenant_add"};
 static const char *const fault_used[][12] = {
     {"at_ms", "kind", "target", "duration_ms", NULL},
     {"at_ms", "kind", "target", "duration_ms", NULL},
@@ -26,6 +27,8 @@ static const char *const fault_used[][12] = {
     {"at_ms", "kind", "target", "mode", "change_p", NULL},
     {"at_ms", "kind", "target", "from", "class", "count", NULL},
     {"at_ms", "kind", "target", "from", "to", "symmetric", "mtbf_ms", "mttr_ms", "until_ms", NULL},
+    {"at_ms", "kind", "target", "tenant", NULL},
+    {"at_ms", "kind", "target", "tenant", "quota_word", NULL},
 };
 static const char *const inject_names[] = {"invalid", "forged", "replayed", "wrong_identity"};
 static const char *const dir_names[] = {"in", "out", "both"}; /* sim_dir_t order, from 1 */
@@ -66,9 +69,44 @@ static int fault_steering(tj_ctx_t *c, const json_t *o, const tj_path_t *p, sim_
     return 0;
 }
 
+/* tenant_remove / tenant_add: tenant (a client: its key_id and auth mode),
+ * target a server or absent (every server and the oracle), quota_word a
+ * valid version-1 word (default: the client's). */
+static int fault_tenant(tj_ctx_t *c, const sim_config_t *cfg, const json_t *o, const tj_path_t *p,
+                        sim_fault_cfg_t *f) {
+    if (tj_require(c, o, p, "tenant") != 0 || st_node_ref(c, cfg, o, p, "tenant", false, ST_NODE_CLIENT, f->tenant) < 0 ||
+        st_node_ref(c, cfg, o, p, "target", false, ST_NODE_SERVER, f->target) < 0) {
+        return -1;
+    }
+    const sim_client_cfg_t *cl = NULL;
+    for (size_t i = 0; i < cfg->n_clients; i++) {
+        if (strcmp(cfg->clients[i].name, f->tenant) == 0) {
+            cl = &cfg->clients[i];
+        }
+    }
+    f->quota_word = cl != NULL && cl->quota_word != 0 ? cl->quota_word : 0xf8f2b150u;
+    uint64_t w64 = f->quota_word;
+    if (f->kind == SIM_FAULT_TENANT_ADD && tj_u64_hex(c, o, p, "quota_word", UINT32_MAX, &w64) < 0) {
+        return -1;
+    }
+    uint32_t word = (uint32_t)w64;
+    r_api_key_quotas_t q;
+    r_key_diag_t diag;
+    if (r_client_decode_quota_word(word, &q, &diag) != RCLIENT_OK) {
+        tj_path_t qp;
+        tj_key(&qp, p, "quota_word");
+        return tj_fail(c, &qp, "not a valid quota word: %s", diag.message);
+    }
+    f->quota_word = word;
+    return 0;
+}
+
 /* The kind-specific members (the kind's member list was already checked). */
 static int fault_members(tj_ctx_t *c, const sim_config_t *cfg, const json_t *o, const tj_path_t *p,
                          sim_fault_cfg_t *f, bool *symmetric) {
+    if (f->kind == SIM_FAULT_TENANT_REMOVE || f->kind == SIM_FAULT_TENANT_ADD) {
+        return fault_tenant(c, cfg, o, p, f);
+    }
     if (f->kind == SIM_FAULT_LINK) {
         return fault_link(c, cfg, o, p, f, symmetric);
     }
@@ -161,7 +199,7 @@ static int parse_fault(tj_ctx_t *c, const sim_config_t *cfg, const json_t *o, co
     *symmetric = false;
     if (tj_object(c, o, p, fault_keys) != 0 || tj_require(c, o, p, "at_ms") != 0 ||
         tj_u64(c, o, p, "at_ms", 0, cfg->duration_ms, &f->at_ms) < 0 || tj_require(c, o, p, "kind") != 0 ||
-        tj_enum(c, o, p, "kind", fault_kinds, 10, &kind) < 0 ||
+        tj_enum(c, o, p, "kind", fault_kinds, 12, &kind) < 0 ||
         tj_object_kind(c, o, p, fault_keys, fault_used[kind], fault_kinds[kind]) != 0) {
         return -1;
     }

@@ -157,6 +157,35 @@ static void ev_comeback(void *ctx, uint64_t idx, void *ptr) {
     sim_server_do_restart(w, s);
 }
 
+int sim_world_tenant_fault(sim_world_t *w, sim_server_t *srv, const sim_fault_cfg_t *f) {
+    long c = client_by_name(w, f->tenant);
+    if (c < 0) return -1;
+    const sim_client_cfg_t *cl = w->hosts[c].cfg;
+    if (f->kind == SIM_FAULT_TENANT_REMOVE) return sim_server_remove_tenant(srv, cl->key_id) < 0 ? -1 : 0;
+    char key[SIM_KEY_TEXT_MAX];
+    if (sim_key_make(cl->auth, cl->key_id, f->quota_word, key, sizeof key) != 0) return -1;
+    int rc = sim_server_admit_tenant(srv, cl->key_id, key, NULL);
+    memset(key, 0, sizeof key);
+    return rc;
+}
+
+/* tenant_remove / tenant_add (docs/traces.md "Faults"): the model's own
+ * mutation path (validation, memory admission) on the target server, or on
+ * every server and, in instant order, on the oracle. Value logged: 1 applied
+ * everywhere, 0 when a model refused it. */
+static int64_t tenant_fault(sim_world_t *w, size_t idx, const sim_fault_cfg_t *f, long s) {
+    int64_t ok = 1;
+    for (size_t i = 0; i < w->n_servers; i++) {
+        if (s < 0 || (size_t)s == i) {
+            ok &= sim_world_tenant_fault(w, w->servers[i].srv, f) == 0;
+        }
+    }
+    if (f->target[0] == '\0' && sim_oracle_queue_fault(w, idx, sim_engine_now(&w->engine), ++w->pseq) != 0) {
+        w->failed = true;
+    }
+    return ok;
+}
+
 static void ev_fault(void *ctx, uint64_t idx, void *ptr) {
     (void)ptr;
     sim_world_t *w = ctx;
@@ -205,6 +234,10 @@ static void ev_fault(void *ctx, uint64_t idx, void *ptr) {
     case SIM_FAULT_INJECT:
         inject(w, idx, f, c, server_by_name(w, f->link.from));
         break;
+    case SIM_FAULT_TENANT_REMOVE:
+    case SIM_FAULT_TENANT_ADD:
+        sim_log_record(w->log, now, SIM_LOG_FAULT, (uint64_t)f->kind, idx, (uint64_t)tenant_fault(w, idx, f, s));
+        return;
     case SIM_FAULT_FAILURES: {
         sim_rng_t *rng = &w->fault_rngs[idx];
         sim_rng_entity(rng, w->seed, SIM_STREAM_FAULT, idx, 1);
@@ -231,6 +264,7 @@ static int check_names(sim_world_t *w) {
             if (srv->last_resp[c] == NULL) srv->last_resp[c] = calloc(1, 1504);
             if (srv->last_resp[c] == NULL) return -1;
         }
+        if ((f->kind == SIM_FAULT_TENANT_REMOVE || f->kind == SIM_FAULT_TENANT_ADD) && f->target[0] == '\0') continue;
         bool ok = f->kind == SIM_FAULT_LINK || (f->kind == SIM_FAULT_FAILURES && f->target[0] == '\0')
                       ? node_by_name(w, f->link.from) != NODE_UNKNOWN && node_by_name(w, f->link.to) != NODE_UNKNOWN
                       : node_by_name(w, f->target) != NODE_UNKNOWN;

@@ -98,7 +98,8 @@ typedef struct sim_req {
 /* One queued oracle application. */
 typedef struct {
     uint64_t at_us, pseq;
-    sim_req_t *r;
+    sim_req_t *r;                 /* NULL: a tenant fault (fault index in fault) */
+    size_t fault;
 } sim_oracle_ev_t;
 
 /* Precomputed request shape (IDs derived once). */
@@ -157,6 +158,7 @@ typedef struct {
     sim_time_t down_until;        /* a restart's downtime: datagrams dropped until then */
     sim_time_t busy_until;        /* queue_capacity > 0: when the queue's last datagram is served */
     uint32_t queued;              /* datagrams waiting or in service */
+    uint64_t batch_ms;            /* server ms of the current processing batch (sim_server_batch_begin) */
     uint8_t **last_resp;          /* per client: its last response (4-byte length + bytes), for inject faults */
     uint64_t id_history[256];     /* server_ids this server has had (restarts; the loader caps restarts) */
     size_t n_ids;
@@ -300,6 +302,12 @@ void sim_oracle_inflight_remove(sim_world_t *w, sim_req_t *r);
 int sim_oracle_keep_datagram(sim_world_t *w, sim_req_t *r, const uint8_t *data, size_t len);
 /* Queue r for application at (at_us, pseq); applied once no in-flight request can come earlier. */
 int sim_oracle_queue(sim_world_t *w, sim_req_t *r, uint64_t at_us, uint64_t pseq);
+/* Queue tenant fault idx (tenant_remove / tenant_add for every server) for the
+ * oracle at (at_us, pseq): applied in instant order with the decisions. */
+int sim_oracle_queue_fault(sim_world_t *w, size_t idx, uint64_t at_us, uint64_t pseq);
+/* Apply tenant fault f to server model srv (sim_world.c). Returns 0, or -1
+ * when the model refused the credential (memory admission). */
+int sim_world_tenant_fault(sim_world_t *w, sim_server_t *srv, const sim_fault_cfg_t *f);
 /* Apply every queued entry that is safe now (all: every entry). */
 void sim_oracle_flush(sim_world_t *w, bool all);
 /* Apply r now if it is still queued (with everything queued before it). */

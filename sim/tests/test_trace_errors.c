@@ -58,7 +58,10 @@
     X("fault_pause_missing", "faults[0].duration_ms: missing (required)") \
     X("fault_restart_client", "faults[0].target: unknown server \"c1\" (expected a server name)") \
     X("fault_restart_same_second", "faults[0]: restart of A in the second it started keeps its server_id; restart it later") \
-    X("fault_unknown_kind", "faults[0].kind: expected one of restart, pause, link, partition, dedup_degrade, dedup_heal, skew, steering, inject, failures") \
+    X("fault_unknown_kind", "faults[0].kind: expected one of restart, pause, link, partition, dedup_degrade, dedup_heal, skew, steering, inject, failures, tenant_remove, tenant_add") \
+    X("fault_tenant_bad_quota", "faults[0].quota_word: not a valid quota word: quota: rate_exp 31 above 24") \
+    X("fault_tenant_not_client", "faults[0].tenant: unknown client \"A\" (expected a client name)") \
+    X("fault_tenant_remove_quota", "faults[0].quota_word: not used by kind tenant_remove") \
     X("fault_wrong_member", "faults[0].skew_ms: not used by kind restart") \
     X("key_id_bad_hex", "clients[0].key_id: expected an integer or a \"0x\" hex string of at most 0xffffffffffffffff") \
     X("latency_negative", "links.default.latency.base_us: expected an integer in [0, 4294967295], got -1") \

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "adapter_proc.h"
+#include "admin_cmd.h"
 #include "check.h"
 #include "conf_runner.h"
 #include "dialect.h"
@@ -35,6 +36,7 @@ static const command_t commands[] = {
     {"conformance", cmd_conformance, "the conformance gate: every vector file, HA decision case and simulator trace"},
     {"dialect", cmd_dialect, "which published variant an adapter's client speaks, per area (conformance/ADAPTER.md)"},
     {"check", rl_cmd_check, "one rate-limit decision (or a load) over real UDP, on the public runtime"},
+    {"admin", rl_cmd_admin, "the administrative channel over UDP: tenant add/remove, status, metrics"},
 #ifdef RL_WITH_SIM
     {"sim", rl_cmd_sim, "run simulator traces (docs/traces.md): the client core against simulated servers"},
     {"serve", rl_cmd_serve, "reference r-servers on real UDP sockets, for testing any client (docs/serve.md)"},

@@ -14,6 +14,7 @@ static void usage(FILE *f) {
           "                        [--config FILE] [--listen ADDR ...] [--log FILE]\n"
           "                        [--zone FILE] [--dnsmasq FILE] [--dns-name NAME]\n"
           "                        [--rate-cap N] [--memory-cap MIB] [--max-pending N]\n"
+          "                        [--admin-secret RL_SECRET] [--memory-budget MIB]\n"
           "                        [--seed N] [--duration S]\n"
           "\n"
           "Runs reference r-servers (the simulator's server model) on real UDP sockets\n"
@@ -37,6 +38,10 @@ static void usage(FILE *f) {
           "  --rate-cap N      datagrams handled per second, whole process (default 100000)\n"
           "  --memory-cap MIB  bound for dedup caches and the delayed-reply queue (default 256)\n"
           "  --max-pending N   delayed replies queued at once (default 4096)\n"
+          "  --admin-secret K  the administrative key (rl-secret1...): every server answers\n"
+          "                    Tenant Mutation, Status Query and Metrics Query (rl-testbed admin);\n"
+          "                    with it, --tenant is optional\n"
+          "  --memory-budget MIB  per-server memory budget that admits tenant quotas (default 1024)\n"
           "  --seed N          seed of the scripted drops, delays and injections (default: random)\n"
           "  --duration S      stop after S seconds\n"
           "  --help            print this help\n"
@@ -54,7 +59,7 @@ static int usage_error(const char *msg) {
 /* Options taking a value; "server" and "config" are handled here, the rest by serve_conf_set. */
 static const char *const value_options[] = {"tenant", "server", "config", "listen", "log", "zone", "dnsmasq",
                                             "dns-name", "rate-cap", "memory-cap", "max-pending", "seed",
-                                            "duration"};
+                                            "duration", "admin-secret", "memory-budget"};
 
 static bool takes_value(const char *name) {
     for (size_t i = 0; i < sizeof value_options / sizeof value_options[0]; i++) {

@@ -1,0 +1,319 @@
+/* admin_cmd.c - the `rl-testbed admin` front end: parses the command line
+ * into an admin_cfg_t and calls the engine (admin_run.c) and the printer
+ * (admin_print.c). Every bad argument is named in the message. */
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/crypto.h>
+
+#include "admin.h"
+#include "admin_cmd.h"
+#include "rl_credential.h"
+
+static void usage_admin(FILE *f) {
+    fputs("usage: rl-testbed admin [--server HOST:PORT] [--secret RL_SECRET] [--timeout MS] [--resend MS]\n"
+          "                        [--json] COMMAND\n"
+          "\n"
+          "Commands (wire_protocol.md \"Administrative PDUs\", AES-256-GCM under the admin key):\n"
+          "  tenant add NAME CREDENTIAL [--quota Q] [--dedup-ttl MS]   add or replace a tenant (Tenant Mutation ADD)\n"
+          "  tenant remove TENANT [--dedup-ttl MS]                      remove a tenant (Tenant Mutation REMOVE)\n"
+          "  status                                                     the listener's Status Response V1\n"
+          "  metrics summary|labels|services TENANT                     one tenant's metrics, every page\n"
+          "\n"
+          "  TENANT               a key_id (decimal) or a credential (rl-none1..., rl-cookie1..., rl-aes1...)\n"
+          "  --server HOST:PORT   the server (IPv4:PORT or [IPv6]:PORT); default: $RATELIMITLY_ADMIN_SERVER\n"
+          "  --secret RL_SECRET   the administrative key (rl-secret1...); default: $RATELIMITLY_ADMIN_SECRET\n"
+          "  --timeout MS         wait for each answer (each page) this long (default 1000)\n"
+          "  --resend MS          resend the identical datagram every MS until answered (default 250)\n"
+          "  --dedup-ttl MS       the mutation's dedup_ttl_ms: its replay window (default 1000)\n"
+          "  --quota Q            tenant add: replace the credential's quota word, either a word (decimal or\n"
+          "                       0x...) or fields rate_buckets=N,latency_services=N,metrics_labels=N,\n"
+          "                       latency_buffer=N,dedup_ttl_ms=N,rate_window_ms=N (the rest kept)\n"
+          "  --json               one JSON object on stdout instead of a table\n"
+          "  --help               print this help\n"
+          "\n"
+          "Exit status: 0 answered, 1 the server answered with an error page (metrics: not found, invalid,\n"
+          "unsupported, record too large), 2 usage error, 3 no answer (timeout; a refused mutation is\n"
+          "never answered) or a socket or key failure.\n",
+          f);
+}
+
+static int bad(const char *what, const char *value, const char *want) {
+    fprintf(stderr, "rl-testbed admin: %s '%s': %s\n", what, value, want);
+    fputs("Run 'rl-testbed admin --help' for the options.\n", stderr);
+    return ADMIN_EXIT_USAGE;
+}
+
+static int parse_u64(const char *s, uint64_t max, uint64_t *out) {
+    char *end = NULL;
+    if (s[0] < '0' || s[0] > '9') {
+        return -1;
+    }
+    bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    unsigned long long v = strtoull(hex ? s + 2 : s, &end, hex ? 16 : 10);
+    if (end == (hex ? s + 2 : s) || *end != '\0' || v > max) {
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* HOST:PORT with an IPv4 address, or [IPv6]:PORT. */
+static int parse_server(const char *s, r_addr_t *out) {
+    char host[64];
+    const char *colon;
+    memset(out, 0, sizeof *out);
+    if (s[0] == '[') {
+        const char *close = strchr(s, ']');
+        if (close == NULL || close[1] != ':' || (size_t)(close - s - 1) >= sizeof host) {
+            return -1;
+        }
+        memcpy(host, s + 1, (size_t)(close - s - 1));
+        host[close - s - 1] = '\0';
+        colon = close + 1;
+        out->family = R_ADDR_INET6;
+    } else {
+        colon = strrchr(s, ':');
+        if (colon == NULL || (size_t)(colon - s) >= sizeof host) {
+            return -1;
+        }
+        memcpy(host, s, (size_t)(colon - s));
+        host[colon - s] = '\0';
+        out->family = R_ADDR_INET;
+    }
+    uint64_t port = 0;
+    if (parse_u64(colon + 1, 65535, &port) != 0 || port == 0 ||
+        inet_pton(out->family == R_ADDR_INET6 ? AF_INET6 : AF_INET, host, out->addr) != 1) {
+        return -1;
+    }
+    out->port = (uint16_t)port;
+    return 0;
+}
+
+/* A key_id or a credential's key_id. */
+static int parse_tenant(const char *s, uint64_t *out) {
+    if (parse_u64(s, UINT64_MAX, out) == 0) {
+        return 0;
+    }
+    r_auth_key_info_t info;
+    if (r_client_parse_auth_key(s, 0, &info) != RCLIENT_OK) {
+        return -1;
+    }
+    *out = info.key_id;
+    OPENSSL_cleanse(&info, sizeof info);
+    return 0;
+}
+
+/* --quota: a word, or field=value,... over the credential's quotas. */
+static int apply_quota(const char *q, r_auth_key_info_t *info, char *why, size_t cap) {
+    uint64_t word = 0;
+    if (parse_u64(q, UINT32_MAX, &word) == 0) {
+        r_key_diag_t d;
+        if (r_client_decode_quota_word((uint32_t)word, &info->quotas, &d) != RCLIENT_OK) {
+            snprintf(why, cap, "not a valid quota word: %s", d.message);
+            return -1;
+        }
+        info->quota_word = (uint32_t)word;
+        return 0;
+    }
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", q);
+    for (char *tok = strtok(buf, ","); tok != NULL; tok = strtok(NULL, ",")) {
+        char *eq = strchr(tok, '=');
+        uint64_t v = 0;
+        if (eq == NULL || (*eq = '\0', parse_u64(eq + 1, UINT32_MAX, &v)) != 0) {
+            snprintf(why, cap, "'%s': want FIELD=NUMBER", tok);
+            return -1;
+        }
+        uint32_t *dst = strcmp(tok, "rate_buckets") == 0       ? &info->quotas.rate_buckets_max
+                        : strcmp(tok, "latency_services") == 0 ? &info->quotas.latency_services_max
+                        : strcmp(tok, "metrics_labels") == 0   ? &info->quotas.metrics_labels_max
+                        : strcmp(tok, "latency_buffer") == 0   ? &info->quotas.latency_buffer_size_max
+                        : strcmp(tok, "dedup_ttl_ms") == 0     ? &info->quotas.dedup_ttl_ms_max
+                        : strcmp(tok, "rate_window_ms") == 0   ? &info->quotas.rate_window_size_ms_max
+                                                               : NULL;
+        if (dst == NULL) {
+            snprintf(why, cap, "unknown field '%s'", tok);
+            return -1;
+        }
+        *dst = (uint32_t)v;
+    }
+    if (rl_quota_encode(&info->quotas, &info->quota_word) != RCLIENT_OK) {
+        snprintf(why, cap, "a value is not representable in the quota word (powers of two; dedup_ttl_ms 10..2000 "
+                           "in steps of 10; rate_window_ms a power of two or 4294967295)");
+        return -1;
+    }
+    return 0;
+}
+
+static int set_credential(admin_cfg_t *c, const char *cred, const char *quota) {
+    r_auth_key_info_t info;
+    r_key_diag_t d;
+    memset(&d, 0, sizeof d);
+    if (r_client_parse_auth_key_diag(cred, 0, &info, &d) != RCLIENT_OK) {
+        return bad("CREDENTIAL", "...", d.message); /* never echo a credential */
+    }
+    c->tenant_id = info.key_id;
+    int rc = 0;
+    char why[200];
+    if (quota != NULL) {
+        if (apply_quota(quota, &info, why, sizeof why) != 0) {
+            rc = bad("--quota", quota, why);
+        } else if (rl_credential_encode(&info, c->credential, sizeof c->credential) < 0) {
+            rc = bad("--quota", quota, "the credential cannot be encoded");
+        }
+    } else if (strlen(cred) >= sizeof c->credential) {
+        rc = bad("CREDENTIAL", "...", "longer than 255 bytes");
+    } else {
+        memcpy(c->credential, cred, strlen(cred) + 1);
+    }
+    OPENSSL_cleanse(&info, sizeof info);
+    return rc;
+}
+
+static int parse_ms(const char *opt, const char *v, uint32_t min, uint32_t *out) {
+    uint64_t u = 0;
+    if (parse_u64(v, 3600000, &u) != 0 || u < min) {
+        return bad(opt, v, "want milliseconds, a decimal number in range");
+    }
+    *out = (uint32_t)u;
+    return 0;
+}
+
+/* The command words; returns 0 or the usage exit code. */
+static int parse_words(admin_cfg_t *c, char **w, size_t n, const char *quota) {
+    if (n == 0) {
+        fputs("rl-testbed admin: no command (tenant add|remove, status, metrics)\n", stderr);
+        return ADMIN_EXIT_USAGE;
+    }
+    if (strcmp(w[0], "status") == 0 && n == 1) {
+        c->command = ADMIN_STATUS;
+    } else if (strcmp(w[0], "tenant") == 0 && n == 4 && strcmp(w[1], "add") == 0) {
+        c->command = ADMIN_TENANT_ADD;
+        c->name = w[2];
+        if (strlen(w[2]) > 255) {
+            return bad("NAME", w[2], "at most 255 bytes");
+        }
+        return set_credential(c, w[3], quota);
+    } else if (strcmp(w[0], "tenant") == 0 && n == 3 && strcmp(w[1], "remove") == 0) {
+        c->command = ADMIN_TENANT_REMOVE;
+        if (parse_tenant(w[2], &c->tenant_id) != 0) {
+            return bad("TENANT", w[2], "want a key_id or an rl-none/rl-cookie/rl-aes credential");
+        }
+    } else if (strcmp(w[0], "metrics") == 0 && n == 3) {
+        c->command = ADMIN_METRICS;
+        if (strcmp(w[1], "summary") == 0) {
+            c->family = R_METRICS_TENANT_SUMMARY;
+        } else if (strcmp(w[1], "labels") == 0) {
+            c->family = R_METRICS_TENANT_LABEL_COUNTERS;
+        } else if (strcmp(w[1], "services") == 0) {
+            c->family = R_METRICS_TENANT_SERVICE_LATENCY_COUNTERS;
+        } else {
+            return bad("metrics", w[1], "want summary, labels or services");
+        }
+        if (parse_tenant(w[2], &c->tenant_id) != 0) {
+            return bad("TENANT", w[2], "want a key_id or an rl-none/rl-cookie/rl-aes credential");
+        }
+    } else {
+        return bad("command", w[0], "want 'tenant add NAME CREDENTIAL', 'tenant remove TENANT', 'status' or "
+                                    "'metrics summary|labels|services TENANT'");
+    }
+    if (quota != NULL) {
+        return bad("--quota", quota, "only with tenant add");
+    }
+    return 0;
+}
+
+int rl_cmd_admin(int argc, char **argv) {
+    admin_cfg_t c;
+    memset(&c, 0, sizeof c);
+    c.timeout_ms = 1000;
+    c.resend_ms = 250;
+    c.dedup_ttl_ms = 1000;
+    const char *quota = NULL;
+    char *words[8];
+    size_t n_words = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage_admin(stdout);
+            return ADMIN_EXIT_OK;
+        }
+        if (strcmp(a, "--json") == 0) {
+            c.json = true;
+            continue;
+        }
+        if (strncmp(a, "--", 2) != 0) {
+            if (n_words == sizeof words / sizeof words[0]) {
+                return bad("argument", a, "too many arguments");
+            }
+            words[n_words++] = argv[i];
+            continue;
+        }
+        static const char *const with_value[] = {"--server", "--secret", "--timeout", "--resend", "--dedup-ttl",
+                                                 "--quota"};
+        bool known = false;
+        for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++) {
+            known = known || strcmp(a, with_value[k]) == 0;
+        }
+        if (!known) {
+            return bad("option", a, "unknown option");
+        }
+        if (i + 1 >= argc) {
+            return bad("option", a, "needs a value");
+        }
+        const char *v = argv[++i];
+        int rc = 0;
+        if (strcmp(a, "--server") == 0) {
+            c.server_text = v;
+        } else if (strcmp(a, "--secret") == 0) {
+            c.secret = v;
+        } else if (strcmp(a, "--timeout") == 0) {
+            rc = parse_ms(a, v, 1, &c.timeout_ms);
+        } else if (strcmp(a, "--resend") == 0) {
+            rc = parse_ms(a, v, 1, &c.resend_ms);
+        } else if (strcmp(a, "--dedup-ttl") == 0) {
+            rc = parse_ms(a, v, 1, &c.dedup_ttl_ms);
+        } else {
+            quota = v;
+        }
+        if (rc != 0) {
+            return rc;
+        }
+    }
+    int rc = parse_words(&c, words, n_words, quota);
+    if (rc != 0) {
+        return rc;
+    }
+    if (c.server_text == NULL) {
+        c.server_text = getenv("RATELIMITLY_ADMIN_SERVER");
+    }
+    if (c.server_text == NULL) {
+        fputs("rl-testbed admin: no server: give --server HOST:PORT or set RATELIMITLY_ADMIN_SERVER\n", stderr);
+        return ADMIN_EXIT_USAGE;
+    }
+    if (parse_server(c.server_text, &c.server) != 0) {
+        return bad("--server", c.server_text, "want IPv4:PORT or [IPv6]:PORT (numeric, port 1..65535)");
+    }
+    if (c.secret == NULL) {
+        c.secret = getenv("RATELIMITLY_ADMIN_SECRET");
+    }
+    if (c.secret == NULL) {
+        fputs("rl-testbed admin: no admin key: give --secret RL_SECRET or set RATELIMITLY_ADMIN_SECRET\n", stderr);
+        return ADMIN_EXIT_USAGE;
+    }
+    admin_result_t r;
+    char err[256] = "";
+    rc = admin_run(&c, &r, err);
+    OPENSSL_cleanse(c.credential, sizeof c.credential);
+    if (rc != ADMIN_EXIT_OK) {
+        fprintf(stderr, "rl-testbed admin: %s\n", err);
+        admin_result_free(&r);
+        return rc;
+    }
+    rc = admin_print(stdout, &c, &r);
+    admin_result_free(&r);
+    return rc;
+}
