@@ -186,10 +186,20 @@ static void pareto_data(pout_t *o, const ctx_t *cx)
         }
         f[k] = c;
     }
+    /* coincident front points share one label: "a, b" on the first, "" on the others */
     for (size_t i = 0; i < nf; i++) {
-        num(o, rep_mean_over_traces(d, f[i], REP_M_P99));
-        num(o, rep_mean_over_traces(d, f[i], REP_M_FALSE_ALLOW) * 100.0);
-        pr(o, " \"%s\"\n", d->configs[f[i]].name);
+        double xi = rep_mean_over_traces(d, f[i], REP_M_P99), yi = rep_mean_over_traces(d, f[i], REP_M_FALSE_ALLOW);
+        num(o, xi);
+        num(o, yi * 100.0);
+        bool later = i > 0 && rep_mean_over_traces(d, f[i - 1], REP_M_P99) == xi &&
+                     rep_mean_over_traces(d, f[i - 1], REP_M_FALSE_ALLOW) == yi;
+        pr(o, " \"");
+        for (size_t j = i; !later && j < nf; j++) {
+            if (rep_mean_over_traces(d, f[j], REP_M_P99) != xi || rep_mean_over_traces(d, f[j], REP_M_FALSE_ALLOW) != yi)
+                break;
+            pr(o, "%s%s", j > i ? ", " : "", d->configs[f[j]].name);
+        }
+        pr(o, "\"\n");
     }
     if (nf == 0)
         pr(o, "NaN NaN \"\"\n");
@@ -223,25 +233,46 @@ static void loss_data(pout_t *o, const ctx_t *cx)
 static void loss_body(pout_t *o, const ctx_t *cx)
 {
     const rep_data_t *d = cx->d;
-    pr(o, "set xlabel 'Bernoulli loss rate on every link (%%)'\nset ylabel 'availability (decided / submitted)'\n"
-          "set key outside right top box opaque\nset offsets graph 0.02, graph 0.02, graph 0.05, graph 0.05\n"
-          "set format y '%%.3f'\nplot ");
-    bool first = true, grey_titled = false;
-    for (size_t c = 0; c < d->n_configs; c++) {
-        if (is_hl(cx->sel, c))
-            continue;
-        pr(o, "%s'availability_loss.dat' index %zu using 1:2 with lines lw 1 lc rgb '" GREY "' %s", first ? "" : ", \\\n     ",
-           c, grey_titled ? "notitle" : "title 'other configurations'");
-        first = false;
-        grey_titled = true;
-    }
+    double lo = 1.0;
     for (size_t i = 0; i < cx->sel->n_hl; i++) {
-        pr(o, "%s'availability_loss.dat' index %zu using 1:2 with linespoints lw 2 pt %zu ps 1.2 lc rgb '%s' ",
-           first ? "" : ", \\\n     ", cx->sel->hl[i], (i % 12) + 1, colours[i % 16]);
-        hl_title(o, cx, i);
-        first = false;
+        for (size_t k = 0; k < cx->n_idx; k++) {
+            const rep_stat_t *s = rep_stat(d, cx->sel->hl[i], cx->idx[k], REP_M_AVAILABILITY);
+            if (s->has && s->mean < lo)
+                lo = s->mean;
+        }
     }
-    pr(o, "\n");
+    double pad = (1.0 - lo) * 0.08 + 1e-4;
+    pr(o, "set multiplot layout 1,2\nset xlabel 'Bernoulli loss rate on every link (%%)'\n"
+          "set ylabel 'availability (decided / submitted)'\nset offsets graph 0.03, graph 0.03, 0, 0\n"
+          "set format y '%%.3f'\nset key bottom left box opaque font ',10'\n");
+    for (int panel = 0; panel < 2; panel++) {
+        if (panel == 0)
+            pr(o, "set title 'every configuration'\nset autoscale y\n");
+        else
+            pr(o, "set title 'zoom on the highlighted configurations'\nunset key\nset yrange [%.9g:%.9g]\n", lo - pad,
+               1.0 + pad);
+        pr(o, "plot ");
+        bool first = true, grey_titled = false;
+        for (size_t c = 0; c < d->n_configs; c++) {
+            if (is_hl(cx->sel, c))
+                continue;
+            pr(o, "%s'availability_loss.dat' index %zu using 1:2 with lines lw 1 lc rgb '" GREY "' %s",
+               first ? "" : ", \\\n     ", c, grey_titled || panel == 1 ? "notitle" : "title 'other configurations'");
+            first = false;
+            grey_titled = true;
+        }
+        for (size_t i = 0; i < cx->sel->n_hl; i++) {
+            pr(o, "%s'availability_loss.dat' index %zu using 1:2 with linespoints lw 2 pt %zu ps 1.2 lc rgb '%s' ",
+               first ? "" : ", \\\n     ", cx->sel->hl[i], (i % 12) + 1, colours[i % 16]);
+            if (panel == 0)
+                hl_title(o, cx, i);
+            else
+                pr(o, "notitle");
+            first = false;
+        }
+        pr(o, "\n");
+    }
+    pr(o, "unset multiplot\n");
 }
 
 /* ---- over-consumption -------------------------------------------------------------- */
@@ -276,7 +307,7 @@ static void oc_data(pout_t *o, const ctx_t *cx)
 static void oc_body(pout_t *o, const ctx_t *cx)
 {
     pr(o, "set multiplot layout 1,2\nset ylabel 'over-consumed tokens per run, mean over traces'\n"
-          "set key top left box opaque font ',10'\nset offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n");
+          "set key top right box opaque font ',10'\nset offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n");
     for (int panel = 0; panel < 2; panel++) {
         int xcol = panel == 0 ? 1 : 2;
         pr(o, "set title '%s'\nset xlabel '%s'\n%s", panel == 0 ? "against the replay count N" : "against the dedup TTL",
@@ -417,7 +448,7 @@ static void lu_body(pout_t *o, const ctx_t *cx)
     size_t nfam = rep_u_families(d, fam, REP_MAX_HIGHLIGHT);
     pr(o, "set multiplot layout 1,%zu\nset logscale xy\nset xlabel 'U (ms, log scale)'\n"
           "set ylabel 'decision latency, mean over seeds (ms, log scale)'\nset y2label 'oldest server selected (fraction)'\n"
-          "set y2range [0:1.05]\nset y2tics 0.2\nset ytics nomirror\nset key bottom right box opaque font ',9'\n",
+          "set y2range [0:1.05]\nset y2tics 0.2\nset ytics nomirror\nset key outside below maxrows 3 box font ',9'\nset bmargin 9\n",
        cx->n_idx);
     for (size_t t = 0; t < cx->n_idx; t++) {
         pr(o, "set title '%s'\nplot ", d->traces[cx->idx[t]].name);
@@ -473,13 +504,13 @@ int rep_plots_write(const rep_data_t *d, const rep_options_t *opt, const rep_sel
         body_fn body;
     } plots[] = {
         {"pareto", "p99 decision latency against false-allow rate", 1100, 700, true, NULL, 0, pareto_data, pareto_body},
-        {"availability_loss", "Availability against loss rate", 1000, 650, nl > 0, lt, nl, loss_data, loss_body},
+        {"availability_loss", "Availability against loss rate", 1400, 650, nl > 0, lt, nl, loss_data, loss_body},
         {"overconsumption", "Over-consumed tokens against replay count and dedup TTL", 1300, 600, policies, NULL, 0,
          oc_data, oc_body},
         {"extra_datagrams", "Extra datagrams per request (replays + completion sends)", 1400, 650, true, NULL, 0,
          extra_data, extra_body},
         {"convergence", "Convergence time per fault kind", 1100, 600, nf > 0, ft, nf, conv_data, conv_body},
-        {"latency_u", "Decision latency against U on measured round trips", ne > 1 ? 1500 : 900, 650,
+        {"latency_u", "Decision latency against U on measured round trips", ne > 1 ? 1500 : 900, 800,
          ne > 0 && nfam > 0, et, ne, lu_data, lu_body},
     };
     for (size_t i = 0; rc == 0 && i < sizeof plots / sizeof plots[0]; i++) {
