@@ -5,6 +5,7 @@ Each file's schema is chosen by its "schema" field:
   ratelimitly-vectors/v1  -> schemas/ratelimitly-vectors-v1.schema.json
   ratelimitly-ha-case/v1  -> schemas/ratelimitly-ha-case-v1.schema.json
   ratelimitly-trace/v1    -> schemas/ratelimitly-trace-v1.schema.json
+  ratelimitly-sweep/v1    -> schemas/ratelimitly-sweep-v1.schema.json
 
 Usage:
   validate.py [FILE_OR_DIR...]     files, or directories (their *.json); with none, every shipped
@@ -35,12 +36,13 @@ SCHEMAS = {
     "ratelimitly-vectors/v1": "ratelimitly-vectors-v1.schema.json",
     "ratelimitly-ha-case/v1": "ratelimitly-ha-case-v1.schema.json",
     "ratelimitly-trace/v1": "ratelimitly-trace-v1.schema.json",
+    "ratelimitly-sweep/v1": "ratelimitly-sweep-v1.schema.json",
 }
 # Shipped files, relative to a checkout or to an installed data directory. external/ is the
 # installed copy of ../shared/external; the 1,000,000-request benchmark trace is sim/traces/bench.
 SHIPPED = ("vectors/*.json", "external/*.json", "../shared/external/*.json", "conformance/cases/*.json",
-           "sim/traces/*.json", "sim/traces/bench/*.json",
-           "sim/traces/sweep/*.json")
+           "sim/traces/*.json", "sim/traces/bench/*.json", "sim/traces/sweep/*.json", "sweep/tests/data/*.json",
+           "reports/ha-tuning/sweep.json")
 
 
 def schema_dir(root):

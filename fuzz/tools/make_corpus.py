@@ -291,6 +291,17 @@ def conf_case_seeds():
     return out
 
 
+# ---- HA policy sweep files --------------------------------------------------------------------
+
+def sweep_seeds():
+    """The sweep test files, accepted and broken (sweep/tests/data, docs/sweep.md)."""
+    out = []
+    data = os.path.join(ROOT, "sweep", "tests", "data")
+    for path in sorted(glob.glob(os.path.join(data, "*.json"))) + sorted(glob.glob(os.path.join(data, "bad", "*.json"))):
+        out.append(open(path, "rb").read())
+    return out
+
+
 # ---- rl-testbed serve: one received datagram -------------------------------------------------
 
 SERVE_NOW_MS = 1767225600000  # fuzz/fuzz_sim_world.h NOW_MS
@@ -397,6 +408,7 @@ def all_seeds():
         "conf_case": conf_case_seeds(),
         "serve_datagram": serve_datagram_seeds(),
         "adapter_answer": adapter_answer_seeds(),
+        "sweep": sweep_seeds(),
     }
 
 

@@ -243,6 +243,15 @@ static double metric_at(const sim_metrics_t *m, const metric_desc_t *d) {
     return (double)v;
 }
 
+bool sim_metric_is_count(const char *key) {
+    for (size_t i = 0; key != NULL && i < N_METRICS; i++) {
+        if (strcmp(METRICS[i].key, key) == 0) {
+            return !METRICS[i].is_double;
+        }
+    }
+    return false;
+}
+
 bool sim_metric_value(const sim_metrics_t *m, const char *key, double *out) {
     for (size_t i = 0; i < N_METRICS; i++) {
         if (strcmp(METRICS[i].key, key) == 0) {

@@ -31,4 +31,12 @@ int sim_trace_parse(const char *json_text, size_t len, const char *name_for_erro
 extern const char *const sim_trace_metric_names[];
 bool sim_trace_metric_known(const char *key);
 
+/* Check pol against the key of quota_word (0 = the canonical word): the
+ * r_client_policy_schedule rules with the key's dedup_ttl_ms_max
+ * (r-client.md 9.3.1), as the loader checks a client's policy. Returns 0 when
+ * valid, else -1 with err (err_cap bytes, may be NULL) the reason, e.g.
+ * "horizon H exceeds the key's dedup_ttl_ms_max (H = 600 ms, dedup_ttl_ms_max
+ * = 300 ms)", or "quota_word: <decoder reason>" for an invalid word. */
+int sim_policy_check_key(const r_request_policy_t *pol, uint32_t quota_word, char *err, size_t err_cap);
+
 #endif /* SIM_TRACE_H */

@@ -5,9 +5,11 @@
  * service-latency model. defaults.client is a template every client starts
  * from. */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim_trace.h"
 #include "sim_trace_int.h"
 
 #define CANONICAL_QUOTA_WORD 0xf8f2b150u /* wire_protocol.md "API-key quota word" example */
@@ -57,7 +59,7 @@ static int parse_schedule(tj_ctx_t *c, const json_t *v, const tj_path_t *p, r_ha
     return 0;
 }
 
-static int parse_policy(tj_ctx_t *c, const json_t *v, const tj_path_t *p, r_request_policy_t *pol) {
+int st_parse_policy(tj_ctx_t *c, const json_t *v, const tj_path_t *p, r_request_policy_t *pol) {
     int preset = -1;
     if (json_is_string(v)) { /* shorthand: a preset name */
         for (int i = 0; i < 5; i++) {
@@ -89,31 +91,48 @@ static int parse_policy(tj_ctx_t *c, const json_t *v, const tj_path_t *p, r_requ
     return 0;
 }
 
-/* The policy must be valid for the client's key (r-client.md 9.3.1). */
-static int check_policy(tj_ctx_t *c, const tj_path_t *cp, const sim_client_cfg_t *cl) {
-    tj_path_t q, pq;
-    tj_key(&q, cp, "quota_word");
-    tj_key(&pq, cp, "policy");
+int sim_policy_check_key(const r_request_policy_t *pol, uint32_t quota_word, char *err, size_t err_cap) {
     r_api_key_quotas_t quotas;
     r_key_diag_t diag;
-    uint32_t word = cl->quota_word != 0 ? cl->quota_word : CANONICAL_QUOTA_WORD;
+    uint32_t word = quota_word != 0 ? quota_word : CANONICAL_QUOTA_WORD;
     if (r_client_decode_quota_word(word, &quotas, &diag) != RCLIENT_OK) {
-        return tj_fail(c, &q, "%s", diag.message);
+        if (err != NULL && err_cap > 0) snprintf(err, err_cap, "quota_word: %s", diag.message);
+        return -1;
     }
     r_policy_schedule_t sched;
     const char *why = NULL;
-    if (r_client_policy_schedule(&cl->policy, quotas.dedup_ttl_ms_max, &sched, &why) == RCLIENT_OK) {
+    if (r_client_policy_schedule(pol, quotas.dedup_ttl_ms_max, &sched, &why) == RCLIENT_OK) {
         return 0;
     }
     const char *text = why != NULL ? why : "invalid";
     if (strncmp(text, "policy: ", 8) == 0) {
         text += 8;
     }
-    if (r_client_policy_schedule(&cl->policy, UINT32_MAX, &sched, NULL) == RCLIENT_OK) { /* only the cap broke */
-        return tj_fail(c, &pq, "%s (H = %" PRIu32 " ms, dedup_ttl_ms_max = %" PRIu32 " ms)", text, sched.ttl_ms,
-                       quotas.dedup_ttl_ms_max);
+    if (err == NULL || err_cap == 0) {
+        return -1;
     }
-    return tj_fail(c, &pq, "%s", text);
+    if (r_client_policy_schedule(pol, UINT32_MAX, &sched, NULL) == RCLIENT_OK) { /* only the cap broke */
+        snprintf(err, err_cap, "%s (H = %" PRIu32 " ms, dedup_ttl_ms_max = %" PRIu32 " ms)", text, sched.ttl_ms,
+                 quotas.dedup_ttl_ms_max);
+    } else {
+        snprintf(err, err_cap, "%s", text);
+    }
+    return -1;
+}
+
+/* The policy must be valid for the client's key (r-client.md 9.3.1). */
+static int check_policy(tj_ctx_t *c, const tj_path_t *cp, const sim_client_cfg_t *cl) {
+    tj_path_t q, pq;
+    tj_key(&q, cp, "quota_word");
+    tj_key(&pq, cp, "policy");
+    char why[200];
+    if (sim_policy_check_key(&cl->policy, cl->quota_word, why, sizeof why) == 0) {
+        return 0;
+    }
+    if (strncmp(why, "quota_word: ", 12) == 0) {
+        return tj_fail(c, &q, "%s", why + 12);
+    }
+    return tj_fail(c, &pq, "%s", why);
 }
 
 /* ---- arrivals, mix, service ------------------------------------------------------ */
@@ -305,7 +324,7 @@ static int client_objects(tj_ctx_t *c, const json_t *o, const tj_path_t *p, uint
                           sim_client_cfg_t *cl) {
     tj_path_t q;
     const json_t *v;
-    if (((v = member(o, p, "policy", &q)) != NULL && parse_policy(c, v, &q, &cl->policy) != 0) ||
+    if (((v = member(o, p, "policy", &q)) != NULL && st_parse_policy(c, v, &q, &cl->policy) != 0) ||
         ((v = member(o, p, "dns_refresh", &q)) != NULL && parse_dns_refresh(c, v, &q, &cl->dns_refresh) != 0) ||
         ((v = member(o, p, "arrivals", &q)) != NULL && parse_arrivals(c, v, &q, duration_ms, cl) != 0) ||
         ((v = member(o, p, "service", &q)) != NULL && parse_service(c, v, &q, &cl->service) != 0) ||

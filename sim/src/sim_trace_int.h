@@ -46,6 +46,10 @@ int st_parse_latency(tj_ctx_t *c, const json_t *v, const tj_path_t *p, sim_laten
 int st_parse_link_fields(tj_ctx_t *c, const json_t *obj, const tj_path_t *p, sim_link_t *inout);
 extern const char *const st_link_members[];   /* the six member names */
 
+/* A trace `policy` value (a preset name or an object, docs/traces.md "policy")
+ * applied over *pol. Also used by the sweep loader (docs/sweep.md). */
+int st_parse_policy(tj_ctx_t *c, const json_t *v, const tj_path_t *p, r_request_policy_t *pol);
+
 int st_parse_links(tj_ctx_t *c, const json_t *root, sim_config_t *cfg);
 int st_parse_dns(tj_ctx_t *c, const json_t *root, sim_config_t *cfg);
 int st_parse_faults(tj_ctx_t *c, const json_t *root, sim_config_t *cfg);

@@ -96,6 +96,9 @@ void sim_result_free(sim_result_t *r);
 
 /* Value of a metric by JSON key; false when unknown. */
 bool sim_metric_value(const sim_metrics_t *m, const char *key, double *out);
+/* True when the metric is a counter (an integer field), false for a rate,
+ * a time or an unknown key. */
+bool sim_metric_is_count(const char *key);
 /* Print the metrics as a table for people / a JSON object for tools. */
 void sim_metrics_table(FILE *f, const sim_metrics_t *m);
 void sim_metrics_json(FILE *f, const sim_metrics_t *m);

@@ -14,6 +14,7 @@
 #ifdef RL_WITH_SIM
 #include "serve_cmd.h"
 #include "sim_cmd.h"
+#include "sweep_cmd.h"
 #endif
 
 #define EXIT_USAGE 2
@@ -38,6 +39,7 @@ static const command_t commands[] = {
 #ifdef RL_WITH_SIM
     {"sim", rl_cmd_sim, "run simulator traces (docs/traces.md): the client core against simulated servers"},
     {"serve", rl_cmd_serve, "reference r-servers on real UDP sockets, for testing any client (docs/serve.md)"},
+    {"sweep", rl_cmd_sweep, "HA policy sweeps: configurations x traces x seeds, paired comparisons (docs/sweep.md)"},
 #endif
 };
 
