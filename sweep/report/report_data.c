@@ -199,25 +199,17 @@ static int read_row(json_t *row, size_t i, rep_data_t *d, const char *file, char
     return 0;
 }
 
-static json_t *load_json(const char *path, bool required, char *err, size_t cap, int *rc)
+static json_t *parse_json(const char *text, size_t len, const char *name, char *err, size_t cap, int *rc)
 {
     json_error_t je;
     *rc = 0;
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        if (!required && errno == ENOENT)
-            return NULL;
-        *rc = fail(err, cap, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
-    (void)fclose(f);
+    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
     if (root == NULL)
-        *rc = fail(err, cap, "%s: line %d column %d: %s", path, je.line, je.column, je.text);
+        *rc = fail(err, cap, "%s: line %d column %d: %s", name, je.line, je.column, je.text);
     else if (!json_is_object(root)) {
         json_decref(root);
         root = NULL;
-        *rc = fail(err, cap, "%s: expected a JSON object", path);
+        *rc = fail(err, cap, "%s: expected a JSON object", name);
     }
     return root;
 }
@@ -242,13 +234,14 @@ static int summary_header(json_t *root, rep_data_t *d, const char *file, char *e
     return 0;
 }
 
-int rep_data_load(const char *dir, rep_data_t *out, char *err, size_t cap)
+int rep_data_parse(const char *summary, size_t summary_len, const char *manifest, size_t manifest_len,
+                   const char *dir, rep_data_t *out, char *err, size_t cap)
 {
     memset(out, 0, sizeof *out);
     char path[4200];
     int rc = 0;
     (void)snprintf(path, sizeof path, "%s/summary.json", dir);
-    json_t *root = load_json(path, true, err, cap, &rc);
+    json_t *root = parse_json(summary, summary_len, path, err, cap, &rc);
     if (root == NULL)
         return -1;
     rep_data_t d;
@@ -266,6 +259,8 @@ int rep_data_load(const char *dir, rep_data_t *out, char *err, size_t cap)
         if (d.baseline_idx == d.n_configs)
             rc = fail(err, cap, "%s: baseline: \"%s\" has no rows", path, d.baseline);
     }
+    if (rc == 0 && d.n_configs * d.n_traces > REP_MAX_CELLS)
+        rc = fail(err, cap, "%s: rows: more than %u (configuration, trace) pairs", path, REP_MAX_CELLS);
     if (rc == 0) {
         d.stats = calloc(d.n_configs * d.n_traces * REP_M_COUNT, sizeof *d.stats);
         if (d.stats == NULL)
@@ -290,7 +285,7 @@ int rep_data_load(const char *dir, rep_data_t *out, char *err, size_t cap)
             }
         }
         (void)snprintf(path, sizeof path, "%s/manifest.json", dir);
-        rc = rep_manifest_apply(path, &d, err, cap);
+        rc = rep_manifest_apply(manifest, manifest_len, path, &d, err, cap);
     }
     if (rc != 0) {
         rep_data_free(&d);
@@ -298,6 +293,81 @@ int rep_data_load(const char *dir, rep_data_t *out, char *err, size_t cap)
     }
     *out = d;
     return 0;
+}
+
+/* The whole file at path into a NUL-terminated heap buffer; NULL with *missing
+ * for a file that does not exist, NULL with err otherwise. */
+static char *read_file(const char *path, size_t *len, bool *missing, char *err, size_t cap)
+{
+    *missing = false;
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        *missing = errno == ENOENT;
+        (void)fail(err, cap, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t used = 0, size = 65536;
+    char *buf = malloc(size);
+    while (buf != NULL) {
+        used += fread(buf + used, 1, size - used - 1, f);
+        if (ferror(f) || used > REP_MAX_FILE_BYTES) {
+            (void)fail(err, cap, "%s: %s", path, ferror(f) ? "read error" : "larger than 1 GiB");
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        if (feof(f))
+            break;
+        char *n = realloc(buf, size * 2);
+        if (n == NULL) {
+            free(buf);
+            buf = NULL;
+            (void)fail(err, cap, "%s: out of memory", path);
+            break;
+        }
+        buf = n;
+        size *= 2;
+    }
+    (void)fclose(f);
+    if (buf != NULL) {
+        buf[used] = '\0';
+        *len = used;
+    }
+    return buf;
+}
+
+int rep_data_load(const char *dir, rep_data_t *out, char *err, size_t cap)
+{
+    memset(out, 0, sizeof *out);
+    char path[4200];
+    size_t slen = 0, mlen = 0;
+    bool missing = false;
+    (void)snprintf(path, sizeof path, "%s/summary.json", dir);
+    char *summary = read_file(path, &slen, &missing, err, cap);
+    if (summary == NULL)
+        return -1;
+    (void)snprintf(path, sizeof path, "%s/manifest.json", dir);
+    char *manifest = read_file(path, &mlen, &missing, err, cap);
+    int rc = -1;
+    if (manifest != NULL || missing)
+        rc = rep_data_parse(summary, slen, manifest, mlen, dir, out, err, cap);
+    free(summary);
+    free(manifest);
+    return rc;
+}
+
+double rep_mean_over(const rep_data_t *d, size_t c, rep_metric_t m, const size_t *idx, size_t n_idx)
+{
+    double sum = 0.0;
+    size_t n = 0;
+    for (size_t i = 0; i < n_idx; i++) {
+        const rep_stat_t *s = rep_stat(d, c, idx[i], m);
+        if (s->has) {
+            sum += s->mean;
+            n++;
+        }
+    }
+    return n > 0 ? sum / (double)n : NAN;
 }
 
 double rep_mean_over_traces(const rep_data_t *d, size_t c, rep_metric_t m)

@@ -10,9 +10,11 @@
 size_t rep_find_config(const rep_data_t *d, const char *name);
 size_t rep_find_trace(const rep_data_t *d, const char *name);
 
-/* Read the policies and variant settings of manifest.json at path into d
- * (a missing file is not an error). Returns 0 or -1 with err. */
-int rep_manifest_apply(const char *path, rep_data_t *d, char *err, size_t cap);
+/* Apply the policies and variant settings of a manifest.json text (len
+ * bytes; NULL: no manifest) to d; path names it in errors. Also sets every
+ * trace's loss rate from its name first (the manifest's "set" wins).
+ * Returns 0 or -1 with err. */
+int rep_manifest_apply(const char *text, size_t len, const char *path, rep_data_t *d, char *err, size_t cap);
 
 /* A trace's Bernoulli loss probability from its name: a part "loss_p<number>"
  * after a '-' (the variant name of a `vary` axis labelled loss_p, docs/sweep.md
@@ -39,12 +41,18 @@ size_t rep_u_family(const rep_data_t *d, size_t c, size_t *idx);
  * only in U, in summary order, at most max. */
 size_t rep_u_families(const rep_data_t *d, size_t *first, size_t max);
 
+/* The mean over the traces idx[0..n) of configuration c's per-trace means
+ * of m (traces without a value skipped); NaN when none has one. */
+double rep_mean_over(const rep_data_t *d, size_t c, rep_metric_t m, const size_t *idx, size_t n);
+
 /* The selection used by the writers. */
 typedef struct {
     size_t hl[REP_MAX_HIGHLIGHT];
     size_t n_hl;
     bool *front_all;              /* [n_configs]: Pareto front over the trace means */
     bool *front_trace;            /* [n_configs * n_traces]: per-trace front */
+    size_t group_traces[REP_MAX_GROUPS][64]; /* opt->groups as trace indexes */
+    bool *front_group;            /* [g * n_configs + c]: front over the group's means */
 } rep_sel_t;
 
 int rep_md_write(const rep_data_t *d, const rep_options_t *opt, const rep_sel_t *sel, const rep_result_t *res,

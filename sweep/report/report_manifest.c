@@ -128,16 +128,14 @@ bool rep_loss_from_name(const char *name, double *p)
     return false;
 }
 
-int rep_manifest_apply(const char *path, rep_data_t *d, char *err, size_t cap)
+int rep_manifest_apply(const char *text, size_t len, const char *path, rep_data_t *d, char *err, size_t cap)
 {
     for (size_t t = 0; t < d->n_traces; t++)
         d->traces[t].has_loss = rep_loss_from_name(d->traces[t].name, &d->traces[t].loss_p);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return errno == ENOENT ? 0 : fail(err, cap, "%s: %s", path, strerror(errno));
+    if (text == NULL)
+        return 0;
     json_error_t je;
-    json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
-    (void)fclose(f);
+    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
     if (root == NULL)
         return fail(err, cap, "%s: line %d column %d: %s", path, je.line, je.column, je.text);
     int rc = 0;

@@ -237,6 +237,19 @@ static void names_list(out_t *o, const rep_data_t *d, const bool *flags)
         out(o, "none");
 }
 
+static void names_list_group(out_t *o, const rep_data_t *d, const bool *flags, const char *group)
+{
+    bool first = true;
+    for (size_t c = 0; c < d->n_configs; c++) {
+        if (!flags[c])
+            continue;
+        out(o, "%s[`%s`](#g-%s-%s)", first ? "" : ", ", d->configs[c].name, group, d->configs[c].name);
+        first = false;
+    }
+    if (first)
+        out(o, "none");
+}
+
 static void section_pareto(out_t *o, const rep_data_t *d, const rep_sel_t *sel, const rep_result_t *res)
 {
     out(o, "## <a id=\"pareto\"></a>p99 decision latency against false-allow rate\n\n");
@@ -266,6 +279,60 @@ static void section_pareto(out_t *o, const rep_data_t *d, const rep_sel_t *sel, 
         out(o, " %s |\n", sel->front_all[c] ? "yes" : "");
     }
     out(o, "\n");
+}
+
+static void section_groups(out_t *o, const rep_data_t *d, const rep_options_t *opt, const rep_sel_t *sel)
+{
+    if (opt->n_groups == 0)
+        return;
+    out(o, "## <a id=\"groups\"></a>Deployment groups\n\n");
+    out(o, "The same means over seeds, averaged over each group's traces only, with the group's own Pareto front "
+           "of p99 latency against false-allow rate, and the lowest availability of any trace of the group.\n\n");
+    static const col_t cols[] = {
+        {REP_M_P99, F_MS, "p99 latency (ms)"},
+        {REP_M_FALSE_ALLOW, F_PCT, "false allows (%)"},
+        {REP_M_FALSE_DENY, F_PCT, "false denies (%)"},
+        {REP_M_AVAILABILITY, F_AVAIL, "availability"},
+        {REP_M_OVERCONSUMED, F_TOKENS, "over-consumed tokens"},
+        {REP_M_EXTRA, F_EXTRA, "extra datagrams / request"},
+    };
+    for (size_t g = 0; g < opt->n_groups; g++) {
+        const rep_group_t *gr = &opt->groups[g];
+        const size_t *ti = sel->group_traces[g];
+        out(o, "### <a id=\"group-%s\"></a>%s\n\nTraces:", gr->name, gr->name);
+        for (size_t i = 0; i < gr->n_traces; i++)
+            out(o, "%s [%s](tables.md#trace-%s)", i > 0 ? "," : "", d->traces[ti[i]].name, d->traces[ti[i]].name);
+        out(o, ". On the front: ");
+        names_list_group(o, d, &sel->front_group[g * d->n_configs], gr->name);
+        out(o, ". The baseline `%s` is %s ([row](#g-%s-%s)).\n\n", d->baseline,
+            sel->front_group[g * d->n_configs + d->baseline_idx] ? "on the front" : "not on the front", gr->name,
+            d->baseline);
+        out(o, "| configuration (means over the group) |");
+        for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
+            out(o, " %s |", cols[i].head);
+        out(o, " lowest availability | Pareto front |\n|---|");
+        for (size_t i = 0; i < sizeof cols / sizeof cols[0] + 2; i++)
+            out(o, "---:|");
+        out(o, "\n");
+        for (size_t c = 0; c < d->n_configs; c++) {
+            out(o, "| <a id=\"g-%s-%s\"></a>`%s` |", gr->name, d->configs[c].name, d->configs[c].name);
+            double lo = NAN;
+            for (size_t i = 0; i < gr->n_traces; i++) {
+                const rep_stat_t *s = rep_stat(d, c, ti[i], REP_M_AVAILABILITY);
+                if (s->has && (isnan(lo) || s->mean < lo))
+                    lo = s->mean;
+            }
+            for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
+                char b[48];
+                fmt_value(b, sizeof b, cols[i].f, rep_mean_over(d, c, cols[i].m, ti, gr->n_traces), false);
+                out(o, " %s |", b);
+            }
+            char b[48];
+            fmt_value(b, sizeof b, F_AVAIL, lo, false);
+            out(o, " %s | %s |\n", b, sel->front_group[g * d->n_configs + c] ? "yes" : "");
+        }
+        out(o, "\n");
+    }
 }
 
 static void section_loss(out_t *o, const rep_data_t *d, const rep_result_t *res, const size_t *lt, size_t nl)
@@ -457,12 +524,14 @@ static void write_report(out_t *o, const rep_data_t *d, const rep_options_t *opt
         if (opt->notes_path != NULL)
             copy_notes(o, opt->notes_path, err, cap, rc);
         out(o, "## Contents\n\n- [p99 decision latency against false-allow rate](#pareto)\n"
-               "- [Availability against loss rate](#loss)\n"
+               "%s- [Availability against loss rate](#loss)\n"
                "- [Over-consumption against replay count and dedup TTL](#overconsumption)\n"
                "- [Extra datagrams per request](#datagrams)\n- [Convergence time per fault kind](#convergence)\n"
                "- [Decision latency against U on measured round trips](#latency-u)\n"
-               "- [Configurations](#configurations)\n- [Per-trace tables](tables.md)\n\n");
+               "- [Configurations](#configurations)\n- [Per-trace tables](tables.md)\n\n",
+            opt->n_groups > 0 ? "- [Deployment groups](#groups)\n" : "");
         section_pareto(o, d, sel, res);
+        section_groups(o, d, opt, sel);
         section_loss(o, d, res, lt, nl);
         section_overconsumption(o, d, res);
         section_datagrams(o, res);

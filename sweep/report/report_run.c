@@ -76,6 +76,31 @@ static int make_dir(const char *dir, char *err, size_t cap)
     return fail(err, cap, "%s: cannot create the output directory: %s", dir, strerror(errno == EEXIST ? ENOTDIR : errno));
 }
 
+static int group_fronts(const rep_data_t *d, const rep_options_t *opt, rep_sel_t *sel, char *err, size_t cap)
+{
+    size_t nc = d->n_configs;
+    sel->front_group = calloc(REP_MAX_GROUPS * nc, sizeof *sel->front_group);
+    double *x = malloc(nc * sizeof *x), *y = malloc(nc * sizeof *y);
+    int rc = (sel->front_group == NULL || x == NULL || y == NULL) ? fail(err, cap, "out of memory") : 0;
+    for (size_t g = 0; rc == 0 && g < opt->n_groups; g++) {
+        const rep_group_t *gr = &opt->groups[g];
+        for (size_t i = 0; rc == 0 && i < gr->n_traces; i++) {
+            sel->group_traces[g][i] = rep_find_trace(d, gr->traces[i]);
+            if (sel->group_traces[g][i] == d->n_traces)
+                rc = fail(err, cap, "--group %s: unknown trace \"%s\"", gr->name, gr->traces[i]);
+        }
+        for (size_t c = 0; rc == 0 && c < nc; c++) {
+            x[c] = rep_mean_over(d, c, REP_M_P99, sel->group_traces[g], gr->n_traces);
+            y[c] = rep_mean_over(d, c, REP_M_FALSE_ALLOW, sel->group_traces[g], gr->n_traces);
+        }
+        if (rc == 0)
+            (void)rep_pareto_front(x, y, nc, &sel->front_group[g * nc]);
+    }
+    free(x);
+    free(y);
+    return rc;
+}
+
 static int fronts(const rep_data_t *d, rep_sel_t *sel)
 {
     size_t nc = d->n_configs;
@@ -116,9 +141,11 @@ int rep_write(const rep_data_t *d, const rep_options_t *opt, rep_result_t *res, 
     if (n < 0)
         return -1;
     sel.n_hl = (size_t)n;
-    if (make_dir(opt->out_dir, err, cap) != 0)
-        return -1;
-    int rc = fronts(d, &sel) == 0 ? 0 : fail(err, cap, "out of memory");
+    int rc = group_fronts(d, opt, &sel, err, cap);
+    if (rc == 0)
+        rc = make_dir(opt->out_dir, err, cap);
+    if (rc == 0)
+        rc = fronts(d, &sel) == 0 ? 0 : fail(err, cap, "out of memory");
     const char *names[REP_PLOT_MAX];
     size_t np = 0;
     if (rc == 0)
@@ -130,5 +157,6 @@ int rep_write(const rep_data_t *d, const rep_options_t *opt, rep_result_t *res, 
         rc = rep_md_write(d, opt, &sel, res, err, cap);
     free(sel.front_all);
     free(sel.front_trace);
+    free(sel.front_group);
     return rc;
 }

@@ -85,6 +85,17 @@ const rep_stat_t *rep_stat(const rep_data_t *d, size_t c, size_t t, rep_metric_t
  * and traces keep the summary's order. Returns 0, or -1 with err as
  * "<file>: <field>: <problem>" and *out zeroed. Free with rep_data_free. */
 int rep_data_load(const char *dir, rep_data_t *out, char *err, size_t err_cap);
+
+#define REP_MAX_CELLS 1048576u                       /* configurations x traces */
+#define REP_MAX_FILE_BYTES (1024u * 1024u * 1024u)   /* summary.json, manifest.json */
+
+/* The same from the texts: summary (summary_len bytes, required) and
+ * manifest (manifest_len bytes, NULL when there is none); dir only names
+ * the files in errors ("<dir>/summary.json: ..."). Same results and errors
+ * as rep_data_load, plus "rows: more than 1048576 (configuration, trace)
+ * pairs". */
+int rep_data_parse(const char *summary, size_t summary_len, const char *manifest, size_t manifest_len,
+                   const char *dir, rep_data_t *out, char *err, size_t err_cap);
 void rep_data_free(rep_data_t *d);
 
 /* The Pareto front of n points (x[i], y[i]), both minimised: on_front[i] is
@@ -94,12 +105,24 @@ void rep_data_free(rep_data_t *d);
  * Returns the number of points on the front. n = 0 returns 0. */
 size_t rep_pareto_front(const double *x, const double *y, size_t n, bool *on_front);
 
+#define REP_MAX_GROUPS 8u
+
+/* A named group of traces (a deployment): its own table of means over its
+ * traces and Pareto front in report.md. */
+typedef struct {
+    const char *name;             /* a name (A-Z a-z 0-9 _ . - =) */
+    const char *traces[64];       /* trace names of the summary */
+    size_t n_traces;
+} rep_group_t;
+
 typedef struct {
     const char *out_dir;          /* created if missing (one level) */
     const char *notes_path;       /* NULL: none; else its Markdown is copied after the header */
     const char *gnuplot;          /* the program to run; NULL: "gnuplot" (PATH) */
     const char *highlight[REP_MAX_HIGHLIGHT]; /* configurations drawn in colour and named in legends */
     size_t n_highlight;           /* 0: the baseline and the first five other configurations */
+    rep_group_t groups[REP_MAX_GROUPS];
+    size_t n_groups;
 } rep_options_t;
 
 typedef struct {

@@ -13,6 +13,7 @@
 static void usage(FILE *f)
 {
     fputs("usage: rl-testbed sweep report RESULTS_DIR [--out DIR] [--notes FILE] [--highlight LIST]\n"
+          "                               [--group NAME=TRACE,TRACE...]...\n"
           "\n"
           "Writes the report of a finished sweep (RESULTS_DIR: the --out directory of\n"
           "'rl-testbed sweep', with summary.json and manifest.json): DIR/report.md\n"
@@ -26,6 +27,9 @@ static void usage(FILE *f)
           "  --notes FILE      Markdown copied into report.md after its header (the written findings)\n"
           "  --highlight LIST  comma-separated configurations drawn in colour and named in\n"
           "                    legends (at most 16; default: the baseline and the next five)\n"
+          "  --group NAME=LIST a deployment group: its own table of means over the listed\n"
+          "                    traces and its own Pareto front (repeatable, at most 8 groups\n"
+          "                    of at most 64 traces)\n"
           "  --help            print this help\n"
           "\n"
           "The gnuplot program is $RL_GNUPLOT when set, else gnuplot from PATH.\n"
@@ -61,6 +65,32 @@ static int parse_highlight(char *list, rep_options_t *opt)
     return 0;
 }
 
+/* NAME=T1,T2,... into the next group (arg is modified). */
+static int parse_group(char *arg, rep_options_t *opt)
+{
+    char *eq = strchr(arg, '=');
+    if (opt->n_groups >= REP_MAX_GROUPS)
+        return usage_error("at most 8 --group options", NULL);
+    if (eq == NULL || eq == arg || eq[1] == '\0')
+        return usage_error("--group wants NAME=TRACE,TRACE..., got", arg);
+    *eq = '\0';
+    rep_group_t *g = &opt->groups[opt->n_groups];
+    g->name = arg;
+    for (char *p = eq + 1; p != NULL;) {
+        char *comma = strchr(p, ',');
+        if (comma != NULL)
+            *comma = '\0';
+        if (*p == '\0')
+            return usage_error("empty trace name in --group", g->name);
+        if (g->n_traces >= sizeof g->traces / sizeof g->traces[0])
+            return usage_error("--group takes at most 64 traces:", g->name);
+        g->traces[g->n_traces++] = p;
+        p = comma != NULL ? comma + 1 : NULL;
+    }
+    opt->n_groups++;
+    return 0;
+}
+
 int rl_cmd_sweep_report(int argc, char **argv)
 {
     rep_options_t opt;
@@ -81,6 +111,13 @@ int rl_cmd_sweep_report(int argc, char **argv)
             if (i + 1 >= argc)
                 return usage_error("missing value after", a);
             hl = argv[++i];
+            continue;
+        } else if (strcmp(a, "--group") == 0) {
+            if (i + 1 >= argc)
+                return usage_error("missing value after", a);
+            int g = parse_group(argv[++i], &opt);
+            if (g != 0)
+                return g;
             continue;
         } else if (a[0] == '-') {
             return usage_error("unknown option", a);

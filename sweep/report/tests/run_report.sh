@@ -36,6 +36,17 @@ done
 [ $have_gnuplot = 1 ] || echo "note: gnuplot not installed: image checks skipped"
 grep -q "^sweep report: $tmp/r/report.md, $tmp/r/tables.md, 6 plots" "$tmp/out" || fail "summary line: $(cat "$tmp/out")"
 
+# Deployment groups (--group): the groups section of report.md exactly (worked out by hand).
+"$rl" sweep report "$dir/fixture" --out "$tmp/g" --group lossy=loss-loss_p0.01,loss-loss_p0.2 \
+  --group other=partition,empirical_lan >/dev/null 2>"$tmp/err" || fail "report with groups exited $?"
+sed -n '/id="groups"/,/id="loss"/p' "$tmp/g/report.md" | sed '$d' > "$tmp/groups.md"
+cmp -s "$dir/expected/groups.md" "$tmp/groups.md" || { fail "groups section differs"; diff "$dir/expected/groups.md" "$tmp/groups.md" | head; }
+"$rl" sweep report "$dir/fixture" --out "$tmp/g2" --group x=partition,nope >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q 'group x: unknown trace "nope"' "$tmp/err" || fail "unknown group trace: rc $rc"
+[ -e "$tmp/g2" ] && fail "unknown group trace: output directory created"
+"$rl" sweep report "$dir/fixture" --group nameonly >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "group wants NAME=TRACE,TRACE..., got 'nameonly'" "$tmp/err" || fail "bad --group: rc $rc"
+
 # No gnuplot: still the Markdown and the scripts, and a clear note.
 RL_GNUPLOT="$tmp/no-such-gnuplot" "$rl" sweep report "$dir/fixture" --out "$tmp/n" >"$tmp/out" 2>"$tmp/err" \
   || fail "report without gnuplot exited $?"
