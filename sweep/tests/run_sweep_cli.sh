@@ -71,7 +71,18 @@ rc=$?
 "$RL" sweep "$D/long.json" --out "$T/L1" --quiet >/dev/null 2>&1 || fail "long run"
 same_outputs "$T/L" "$T/L1"
 
+# progress when stderr is not a terminal: plain lines, the last one with the total
+"$RL" sweep "$D/small.json" --out "$T/p" >"$T/p.out" 2>"$T/p.err" || fail "progress run"
+tail -1 "$T/p.err" | grep -q '^sweep: 45/45 units  [0-9.]* runs/s  ETA ' || fail "progress line: $(cat "$T/p.err")"
+grep -q "$(printf '\r')" "$T/p.err" && fail "a carriage return in non-terminal progress"
+"$RL" sweep "$D/small.json" --out "$T/p2" --stop-after 3 >"$T/p2.out" 2>/dev/null
+grep -q '^sweep small: 45 units, 3 run now .*incomplete (rerun to resume)' "$T/p2.out" || fail "stop line: $(cat "$T/p2.out")"
+
 # refusals before anything runs
+cp -r "$T/a" "$T/ab"
+sed 's/"build_id": "[^"]*"/"build_id": "0.0.0+0000000000000000"/' "$T/a/manifest.json" >"$T/ab/manifest.json"
+"$RL" sweep "$D/small.json" --out "$T/ab" >/dev/null 2>"$T/e" && fail "resume with another build accepted"
+grep -q 'holds results of another build (0.0.0+0000000000000000, this build ' "$T/e" || fail "build message: $(cat "$T/e")"
 "$RL" sweep "$D/small.json" --out "$T/a" --shard 1/2 >/dev/null 2>"$T/e" && fail "resume as another shard accepted"
 grep -q 'holds shard 0/1, not 1/2' "$T/e" || fail "shard message: $(cat "$T/e")"
 "$RL" sweep "$D/other.json" --out "$T/a" >/dev/null 2>"$T/e" && fail "resume of another sweep accepted"
