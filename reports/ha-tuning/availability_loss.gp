@@ -25,12 +25,12 @@ plot 'availability_loss.dat' index 7 using 1:2 with lines lw 1 lc rgb '#b0b0b0' 
      'availability_loss.dat' index 14 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 15 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 16 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
-     'availability_loss.dat' index 17 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 18 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 19 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 20 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 21 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 22 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
+     'availability_loss.dat' index 23 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 24 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 25 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 26 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
@@ -54,6 +54,8 @@ plot 'availability_loss.dat' index 7 using 1:2 with lines lw 1 lc rgb '#b0b0b0' 
      'availability_loss.dat' index 44 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 45 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 46 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
+     'availability_loss.dat' index 47 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
+     'availability_loss.dat' index 48 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 0 using 1:2 with linespoints lw 2 pt 1 ps 1.2 lc rgb '#1f77b4' title 'default (baseline)', \
      'availability_loss.dat' index 1 using 1:2 with linespoints lw 2 pt 2 ps 1.2 lc rgb '#d62728' title 'api_md', \
      'availability_loss.dat' index 2 using 1:2 with linespoints lw 2 pt 3 ps 1.2 lc rgb '#2ca02c' title 'strict_oldest', \
@@ -61,7 +63,7 @@ plot 'availability_loss.dat' index 7 using 1:2 with lines lw 1 lc rgb '#b0b0b0' 
      'availability_loss.dat' index 4 using 1:2 with linespoints lw 2 pt 5 ps 1.2 lc rgb '#9467bd' title 'fastest_valid', \
      'availability_loss.dat' index 5 using 1:2 with linespoints lw 2 pt 6 ps 1.2 lc rgb '#8c564b' title 'bounded_collection', \
      'availability_loss.dat' index 6 using 1:2 with linespoints lw 2 pt 7 ps 1.2 lc rgb '#e377c2' title 'noC-default', \
-     'availability_loss.dat' index 23 using 1:2 with linespoints lw 2 pt 8 ps 1.2 lc rgb '#17becf' title 'u-U40'
+     'availability_loss.dat' index 17 using 1:2 with linespoints lw 2 pt 8 ps 1.2 lc rgb '#17becf' title 'b_fixed-U5-N3'
 set title 'zoom on the highlighted configurations'
 unset key
 set yrange [0.980398953:1.00154452]
@@ -75,12 +77,12 @@ plot 'availability_loss.dat' index 7 using 1:2 with lines lw 1 lc rgb '#b0b0b0' 
      'availability_loss.dat' index 14 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 15 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 16 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
-     'availability_loss.dat' index 17 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 18 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 19 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 20 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 21 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 22 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
+     'availability_loss.dat' index 23 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 24 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 25 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 26 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
@@ -104,6 +106,8 @@ plot 'availability_loss.dat' index 7 using 1:2 with lines lw 1 lc rgb '#b0b0b0' 
      'availability_loss.dat' index 44 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 45 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 46 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
+     'availability_loss.dat' index 47 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
+     'availability_loss.dat' index 48 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 0 using 1:2 with linespoints lw 2 pt 1 ps 1.2 lc rgb '#1f77b4' notitle, \
      'availability_loss.dat' index 1 using 1:2 with linespoints lw 2 pt 2 ps 1.2 lc rgb '#d62728' notitle, \
      'availability_loss.dat' index 2 using 1:2 with linespoints lw 2 pt 3 ps 1.2 lc rgb '#2ca02c' notitle, \
@@ -111,7 +115,7 @@ plot 'availability_loss.dat' index 7 using 1:2 with lines lw 1 lc rgb '#b0b0b0' 
      'availability_loss.dat' index 4 using 1:2 with linespoints lw 2 pt 5 ps 1.2 lc rgb '#9467bd' notitle, \
      'availability_loss.dat' index 5 using 1:2 with linespoints lw 2 pt 6 ps 1.2 lc rgb '#8c564b' notitle, \
      'availability_loss.dat' index 6 using 1:2 with linespoints lw 2 pt 7 ps 1.2 lc rgb '#e377c2' notitle, \
-     'availability_loss.dat' index 23 using 1:2 with linespoints lw 2 pt 8 ps 1.2 lc rgb '#17becf' notitle
+     'availability_loss.dat' index 17 using 1:2 with linespoints lw 2 pt 8 ps 1.2 lc rgb '#17becf' notitle
 unset multiplot
 unset output
 
@@ -138,12 +142,12 @@ plot 'availability_loss.dat' index 7 using 1:2 with lines lw 1 lc rgb '#b0b0b0' 
      'availability_loss.dat' index 14 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 15 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 16 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
-     'availability_loss.dat' index 17 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 18 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 19 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 20 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 21 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 22 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
+     'availability_loss.dat' index 23 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 24 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 25 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 26 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
@@ -167,6 +171,8 @@ plot 'availability_loss.dat' index 7 using 1:2 with lines lw 1 lc rgb '#b0b0b0' 
      'availability_loss.dat' index 44 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 45 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 46 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
+     'availability_loss.dat' index 47 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
+     'availability_loss.dat' index 48 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 0 using 1:2 with linespoints lw 2 pt 1 ps 1.2 lc rgb '#1f77b4' title 'default (baseline)', \
      'availability_loss.dat' index 1 using 1:2 with linespoints lw 2 pt 2 ps 1.2 lc rgb '#d62728' title 'api_md', \
      'availability_loss.dat' index 2 using 1:2 with linespoints lw 2 pt 3 ps 1.2 lc rgb '#2ca02c' title 'strict_oldest', \
@@ -174,7 +180,7 @@ plot 'availability_loss.dat' index 7 using 1:2 with lines lw 1 lc rgb '#b0b0b0' 
      'availability_loss.dat' index 4 using 1:2 with linespoints lw 2 pt 5 ps 1.2 lc rgb '#9467bd' title 'fastest_valid', \
      'availability_loss.dat' index 5 using 1:2 with linespoints lw 2 pt 6 ps 1.2 lc rgb '#8c564b' title 'bounded_collection', \
      'availability_loss.dat' index 6 using 1:2 with linespoints lw 2 pt 7 ps 1.2 lc rgb '#e377c2' title 'noC-default', \
-     'availability_loss.dat' index 23 using 1:2 with linespoints lw 2 pt 8 ps 1.2 lc rgb '#17becf' title 'u-U40'
+     'availability_loss.dat' index 17 using 1:2 with linespoints lw 2 pt 8 ps 1.2 lc rgb '#17becf' title 'b_fixed-U5-N3'
 set title 'zoom on the highlighted configurations'
 unset key
 set yrange [0.980398953:1.00154452]
@@ -188,12 +194,12 @@ plot 'availability_loss.dat' index 7 using 1:2 with lines lw 1 lc rgb '#b0b0b0' 
      'availability_loss.dat' index 14 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 15 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 16 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
-     'availability_loss.dat' index 17 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 18 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 19 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 20 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 21 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 22 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
+     'availability_loss.dat' index 23 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 24 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 25 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 26 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
@@ -217,6 +223,8 @@ plot 'availability_loss.dat' index 7 using 1:2 with lines lw 1 lc rgb '#b0b0b0' 
      'availability_loss.dat' index 44 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 45 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 46 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
+     'availability_loss.dat' index 47 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
+     'availability_loss.dat' index 48 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 0 using 1:2 with linespoints lw 2 pt 1 ps 1.2 lc rgb '#1f77b4' notitle, \
      'availability_loss.dat' index 1 using 1:2 with linespoints lw 2 pt 2 ps 1.2 lc rgb '#d62728' notitle, \
      'availability_loss.dat' index 2 using 1:2 with linespoints lw 2 pt 3 ps 1.2 lc rgb '#2ca02c' notitle, \
@@ -224,6 +232,6 @@ plot 'availability_loss.dat' index 7 using 1:2 with lines lw 1 lc rgb '#b0b0b0' 
      'availability_loss.dat' index 4 using 1:2 with linespoints lw 2 pt 5 ps 1.2 lc rgb '#9467bd' notitle, \
      'availability_loss.dat' index 5 using 1:2 with linespoints lw 2 pt 6 ps 1.2 lc rgb '#8c564b' notitle, \
      'availability_loss.dat' index 6 using 1:2 with linespoints lw 2 pt 7 ps 1.2 lc rgb '#e377c2' notitle, \
-     'availability_loss.dat' index 23 using 1:2 with linespoints lw 2 pt 8 ps 1.2 lc rgb '#17becf' notitle
+     'availability_loss.dat' index 17 using 1:2 with linespoints lw 2 pt 8 ps 1.2 lc rgb '#17becf' notitle
 unset multiplot
 unset output

@@ -24,7 +24,7 @@ plot 'convergence.dat' using 2:xtic(1) lc rgb '#1f77b4' title 'default (baseline
      'convergence.dat' using 6:xtic(1) lc rgb '#9467bd' title 'fastest_valid', \
      'convergence.dat' using 7:xtic(1) lc rgb '#8c564b' title 'bounded_collection', \
      'convergence.dat' using 8:xtic(1) lc rgb '#e377c2' title 'noC-default', \
-     'convergence.dat' using 9:xtic(1) lc rgb '#17becf' title 'u-U40'
+     'convergence.dat' using 9:xtic(1) lc rgb '#17becf' title 'b_fixed-U5-N3'
 unset output
 
 reset
@@ -49,5 +49,5 @@ plot 'convergence.dat' using 2:xtic(1) lc rgb '#1f77b4' title 'default (baseline
      'convergence.dat' using 6:xtic(1) lc rgb '#9467bd' title 'fastest_valid', \
      'convergence.dat' using 7:xtic(1) lc rgb '#8c564b' title 'bounded_collection', \
      'convergence.dat' using 8:xtic(1) lc rgb '#e377c2' title 'noC-default', \
-     'convergence.dat' using 9:xtic(1) lc rgb '#17becf' title 'u-U40'
+     'convergence.dat' using 9:xtic(1) lc rgb '#17becf' title 'b_fixed-U5-N3'
 unset output

@@ -12,7 +12,7 @@ set xlabel 'configuration (coloured: highlighted)'
 set xtics rotate by 90 right font ',9' nomirror
 set boxwidth 0.8
 set style fill solid 0.85 border -1
-set xrange [-1:47]
+set xrange [-1:49]
 set yrange [0:*]
 set grid noxtics ytics
 plot 'extra_datagrams.dat' using 1:3:4:xtic(2) with boxes lc rgb variable notitle
@@ -28,7 +28,7 @@ set xlabel 'configuration (coloured: highlighted)'
 set xtics rotate by 90 right font ',9' nomirror
 set boxwidth 0.8
 set style fill solid 0.85 border -1
-set xrange [-1:47]
+set xrange [-1:49]
 set yrange [0:*]
 set grid noxtics ytics
 plot 'extra_datagrams.dat' using 1:3:4:xtic(2) with boxes lc rgb variable notitle

@@ -24,9 +24,9 @@ plot 'latency_u.dat' index 0 using 1:3 with linespoints lw 2 pt 7 lc rgb '#1f77b
      'latency_u.dat' index 1 using 1:3 with linespoints lw 2 pt 7 lc rgb '#d62728' title 'U x oldest_preferred: p99', \
      '' index 1 using 1:2 with linespoints lw 1.5 dt 2 pt 6 lc rgb '#d62728' title 'U x oldest_preferred: p50', \
      '' index 1 using 1:4 axes x1y2 with linespoints lw 1 dt 3 pt 4 lc rgb '#d62728' title 'U x oldest_preferred: oldest selected', \
-     'latency_u.dat' index 2 using 1:3 with linespoints lw 2 pt 7 lc rgb '#2ca02c' title 'U x b_fixed-U10-N3: p99', \
-     '' index 2 using 1:2 with linespoints lw 1.5 dt 2 pt 6 lc rgb '#2ca02c' title 'U x b_fixed-U10-N3: p50', \
-     '' index 2 using 1:4 axes x1y2 with linespoints lw 1 dt 3 pt 4 lc rgb '#2ca02c' title 'U x b_fixed-U10-N3: oldest selected'
+     'latency_u.dat' index 2 using 1:3 with linespoints lw 2 pt 7 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: p99', \
+     '' index 2 using 1:2 with linespoints lw 1.5 dt 2 pt 6 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: p50', \
+     '' index 2 using 1:4 axes x1y2 with linespoints lw 1 dt 3 pt 4 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: oldest selected'
 set title 'empirical_regions'
 plot 'latency_u.dat' index 3 using 1:3 with linespoints lw 2 pt 7 lc rgb '#1f77b4' title 'U x default: p99', \
      '' index 3 using 1:2 with linespoints lw 1.5 dt 2 pt 6 lc rgb '#1f77b4' title 'U x default: p50', \
@@ -34,9 +34,9 @@ plot 'latency_u.dat' index 3 using 1:3 with linespoints lw 2 pt 7 lc rgb '#1f77b
      'latency_u.dat' index 4 using 1:3 with linespoints lw 2 pt 7 lc rgb '#d62728' title 'U x oldest_preferred: p99', \
      '' index 4 using 1:2 with linespoints lw 1.5 dt 2 pt 6 lc rgb '#d62728' title 'U x oldest_preferred: p50', \
      '' index 4 using 1:4 axes x1y2 with linespoints lw 1 dt 3 pt 4 lc rgb '#d62728' title 'U x oldest_preferred: oldest selected', \
-     'latency_u.dat' index 5 using 1:3 with linespoints lw 2 pt 7 lc rgb '#2ca02c' title 'U x b_fixed-U10-N3: p99', \
-     '' index 5 using 1:2 with linespoints lw 1.5 dt 2 pt 6 lc rgb '#2ca02c' title 'U x b_fixed-U10-N3: p50', \
-     '' index 5 using 1:4 axes x1y2 with linespoints lw 1 dt 3 pt 4 lc rgb '#2ca02c' title 'U x b_fixed-U10-N3: oldest selected'
+     'latency_u.dat' index 5 using 1:3 with linespoints lw 2 pt 7 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: p99', \
+     '' index 5 using 1:2 with linespoints lw 1.5 dt 2 pt 6 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: p50', \
+     '' index 5 using 1:4 axes x1y2 with linespoints lw 1 dt 3 pt 4 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: oldest selected'
 unset multiplot
 unset output
 
@@ -62,9 +62,9 @@ plot 'latency_u.dat' index 0 using 1:3 with linespoints lw 2 pt 7 lc rgb '#1f77b
      'latency_u.dat' index 1 using 1:3 with linespoints lw 2 pt 7 lc rgb '#d62728' title 'U x oldest_preferred: p99', \
      '' index 1 using 1:2 with linespoints lw 1.5 dt 2 pt 6 lc rgb '#d62728' title 'U x oldest_preferred: p50', \
      '' index 1 using 1:4 axes x1y2 with linespoints lw 1 dt 3 pt 4 lc rgb '#d62728' title 'U x oldest_preferred: oldest selected', \
-     'latency_u.dat' index 2 using 1:3 with linespoints lw 2 pt 7 lc rgb '#2ca02c' title 'U x b_fixed-U10-N3: p99', \
-     '' index 2 using 1:2 with linespoints lw 1.5 dt 2 pt 6 lc rgb '#2ca02c' title 'U x b_fixed-U10-N3: p50', \
-     '' index 2 using 1:4 axes x1y2 with linespoints lw 1 dt 3 pt 4 lc rgb '#2ca02c' title 'U x b_fixed-U10-N3: oldest selected'
+     'latency_u.dat' index 2 using 1:3 with linespoints lw 2 pt 7 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: p99', \
+     '' index 2 using 1:2 with linespoints lw 1.5 dt 2 pt 6 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: p50', \
+     '' index 2 using 1:4 axes x1y2 with linespoints lw 1 dt 3 pt 4 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: oldest selected'
 set title 'empirical_regions'
 plot 'latency_u.dat' index 3 using 1:3 with linespoints lw 2 pt 7 lc rgb '#1f77b4' title 'U x default: p99', \
      '' index 3 using 1:2 with linespoints lw 1.5 dt 2 pt 6 lc rgb '#1f77b4' title 'U x default: p50', \
@@ -72,8 +72,8 @@ plot 'latency_u.dat' index 3 using 1:3 with linespoints lw 2 pt 7 lc rgb '#1f77b
      'latency_u.dat' index 4 using 1:3 with linespoints lw 2 pt 7 lc rgb '#d62728' title 'U x oldest_preferred: p99', \
      '' index 4 using 1:2 with linespoints lw 1.5 dt 2 pt 6 lc rgb '#d62728' title 'U x oldest_preferred: p50', \
      '' index 4 using 1:4 axes x1y2 with linespoints lw 1 dt 3 pt 4 lc rgb '#d62728' title 'U x oldest_preferred: oldest selected', \
-     'latency_u.dat' index 5 using 1:3 with linespoints lw 2 pt 7 lc rgb '#2ca02c' title 'U x b_fixed-U10-N3: p99', \
-     '' index 5 using 1:2 with linespoints lw 1.5 dt 2 pt 6 lc rgb '#2ca02c' title 'U x b_fixed-U10-N3: p50', \
-     '' index 5 using 1:4 axes x1y2 with linespoints lw 1 dt 3 pt 4 lc rgb '#2ca02c' title 'U x b_fixed-U10-N3: oldest selected'
+     'latency_u.dat' index 5 using 1:3 with linespoints lw 2 pt 7 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: p99', \
+     '' index 5 using 1:2 with linespoints lw 1.5 dt 2 pt 6 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: p50', \
+     '' index 5 using 1:4 axes x1y2 with linespoints lw 1 dt 3 pt 4 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: oldest selected'
 unset multiplot
 unset output

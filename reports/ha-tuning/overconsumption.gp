@@ -22,7 +22,7 @@ plot 'overconsumption.dat' index 0 using 1:3 with points pt 6 ps 1.1 lc rgb '#b0
      '' index 5 using 1:3 with points pt 5 ps 1.6 lc rgb '#9467bd' title 'fastest_valid', \
      '' index 6 using 1:3 with points pt 6 ps 1.6 lc rgb '#8c564b' title 'bounded_collection', \
      '' index 7 using 1:3 with points pt 7 ps 1.6 lc rgb '#e377c2' title 'noC-default', \
-     '' index 8 using 1:3 with points pt 8 ps 1.6 lc rgb '#17becf' title 'u-U40'
+     '' index 8 using 1:3 with points pt 8 ps 1.6 lc rgb '#17becf' title 'b_fixed-U5-N3'
 set title 'against the dedup TTL'
 set xlabel 'dedup TTL = horizon H (ms)'
 set xtics autofreq
@@ -58,7 +58,7 @@ plot 'overconsumption.dat' index 0 using 1:3 with points pt 6 ps 1.1 lc rgb '#b0
      '' index 5 using 1:3 with points pt 5 ps 1.6 lc rgb '#9467bd' title 'fastest_valid', \
      '' index 6 using 1:3 with points pt 6 ps 1.6 lc rgb '#8c564b' title 'bounded_collection', \
      '' index 7 using 1:3 with points pt 7 ps 1.6 lc rgb '#e377c2' title 'noC-default', \
-     '' index 8 using 1:3 with points pt 8 ps 1.6 lc rgb '#17becf' title 'u-U40'
+     '' index 8 using 1:3 with points pt 8 ps 1.6 lc rgb '#17becf' title 'b_fixed-U5-N3'
 set title 'against the dedup TTL'
 set xlabel 'dedup TTL = horizon H (ms)'
 set xtics autofreq

@@ -22,7 +22,7 @@ plot 'pareto.dat' index 0 using 1:2 with points pt 6 ps 1.1 lc rgb '#b0b0b0' tit
      '' index 6 using 1:2 with points pt 9 ps 1.8 lc rgb '#9467bd' title 'fastest_valid', \
      '' index 7 using 1:2 with points pt 9 ps 1.8 lc rgb '#8c564b' title 'bounded_collection', \
      '' index 8 using 1:2 with points pt 9 ps 1.8 lc rgb '#e377c2' title 'noC-default', \
-     '' index 9 using 1:2 with points pt 9 ps 1.8 lc rgb '#17becf' title 'u-U40'
+     '' index 9 using 1:2 with points pt 9 ps 1.8 lc rgb '#17becf' title 'b_fixed-U5-N3'
 unset output
 
 reset
@@ -45,5 +45,5 @@ plot 'pareto.dat' index 0 using 1:2 with points pt 6 ps 1.1 lc rgb '#b0b0b0' tit
      '' index 6 using 1:2 with points pt 9 ps 1.8 lc rgb '#9467bd' title 'fastest_valid', \
      '' index 7 using 1:2 with points pt 9 ps 1.8 lc rgb '#8c564b' title 'bounded_collection', \
      '' index 8 using 1:2 with points pt 9 ps 1.8 lc rgb '#e377c2' title 'noC-default', \
-     '' index 9 using 1:2 with points pt 9 ps 1.8 lc rgb '#17becf' title 'u-U40'
+     '' index 9 using 1:2 with points pt 9 ps 1.8 lc rgb '#17becf' title 'b_fixed-U5-N3'
 unset output

@@ -150,7 +150,7 @@ static void pareto_body(pout_t *o, const ctx_t *cx)
           "     '' index 1 using 1:2 with linespoints lw 2 dt 2 pt 7 ps 1.3 lc rgb '#000000' title 'Pareto front', \\\n"
           "     '' index 1 using 1:2:3 with labels left offset char 0.8,0.7 font ',9' tc rgb '#000000' notitle");
     for (size_t i = 0; i < cx->sel->n_hl; i++) {
-        pr(o, ", \\\n     '' index %zu using 1:2 with points pt %d ps 1.8 lc rgb '%s' ", i + 2, i == 0 ? 5 : 9,
+        pr(o, ", \\\n     '' index %zu using 1:2 with points pt %d ps %s lc rgb '%s' ", i + 2, i == 0 ? 5 : 9, i == 0 ? "2.6" : "1.8",
            colours[i % 16]);
         hl_title(o, cx, i);
     }
@@ -312,7 +312,7 @@ static void oc_body(pout_t *o, const ctx_t *cx)
         int xcol = panel == 0 ? 1 : 2;
         pr(o, "set title '%s'\nset xlabel '%s'\n%s", panel == 0 ? "against the replay count N" : "against the dedup TTL",
            panel == 0 ? "replay count N (replays after the first send)" : "dedup TTL = horizon H (ms)",
-           panel == 0 ? "set xtics 1\n" : "set xtics autofreq\n");
+           panel == 0 ? "set xtics 1\nset xrange [-0.5:*]\n" : "set xtics autofreq\nset xrange [0:*]\n");
         pr(o, "plot 'overconsumption.dat' index 0 using %d:3 with points pt 6 ps 1.1 lc rgb '" GREY "' title 'configuration'",
            xcol);
         for (size_t i = 0; i < cx->sel->n_hl; i++) {
