@@ -14,6 +14,7 @@ set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05
 set title 'against the replay count N'
 set xlabel 'replay count N (replays after the first send)'
 set xtics 1
+set xrange [-0.5:*]
 plot 'overconsumption.dat' index 0 using 1:3 with points pt 6 ps 1.1 lc rgb '#b0b0b0' title 'configuration', \
      '' index 1 using 1:3 with points pt 1 ps 1.6 lc rgb '#1f77b4' title 'default (baseline)', \
      '' index 2 using 1:3 with points pt 2 ps 1.6 lc rgb '#d62728' title 'api_md', \
@@ -26,6 +27,7 @@ plot 'overconsumption.dat' index 0 using 1:3 with points pt 6 ps 1.1 lc rgb '#b0
 set title 'against the dedup TTL'
 set xlabel 'dedup TTL = horizon H (ms)'
 set xtics autofreq
+set xrange [0:*]
 plot 'overconsumption.dat' index 0 using 2:3 with points pt 6 ps 1.1 lc rgb '#b0b0b0' title 'configuration', \
      '' index 1 using 2:3 with points pt 1 ps 1.6 lc rgb '#1f77b4' notitle, \
      '' index 2 using 2:3 with points pt 2 ps 1.6 lc rgb '#d62728' notitle, \
@@ -50,6 +52,7 @@ set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05
 set title 'against the replay count N'
 set xlabel 'replay count N (replays after the first send)'
 set xtics 1
+set xrange [-0.5:*]
 plot 'overconsumption.dat' index 0 using 1:3 with points pt 6 ps 1.1 lc rgb '#b0b0b0' title 'configuration', \
      '' index 1 using 1:3 with points pt 1 ps 1.6 lc rgb '#1f77b4' title 'default (baseline)', \
      '' index 2 using 1:3 with points pt 2 ps 1.6 lc rgb '#d62728' title 'api_md', \
@@ -62,6 +65,7 @@ plot 'overconsumption.dat' index 0 using 1:3 with points pt 6 ps 1.1 lc rgb '#b0
 set title 'against the dedup TTL'
 set xlabel 'dedup TTL = horizon H (ms)'
 set xtics autofreq
+set xrange [0:*]
 plot 'overconsumption.dat' index 0 using 2:3 with points pt 6 ps 1.1 lc rgb '#b0b0b0' title 'configuration', \
      '' index 1 using 2:3 with points pt 1 ps 1.6 lc rgb '#1f77b4' notitle, \
      '' index 2 using 2:3 with points pt 2 ps 1.6 lc rgb '#d62728' notitle, \

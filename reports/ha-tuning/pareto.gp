@@ -15,7 +15,7 @@ set offsets graph 0.02, graph 0.08, graph 0.05, graph 0.05
 plot 'pareto.dat' index 0 using 1:2 with points pt 6 ps 1.1 lc rgb '#b0b0b0' title 'configuration', \
      '' index 1 using 1:2 with linespoints lw 2 dt 2 pt 7 ps 1.3 lc rgb '#000000' title 'Pareto front', \
      '' index 1 using 1:2:3 with labels left offset char 0.8,0.7 font ',9' tc rgb '#000000' notitle, \
-     '' index 2 using 1:2 with points pt 5 ps 1.8 lc rgb '#1f77b4' title 'default (baseline)', \
+     '' index 2 using 1:2 with points pt 5 ps 2.6 lc rgb '#1f77b4' title 'default (baseline)', \
      '' index 3 using 1:2 with points pt 9 ps 1.8 lc rgb '#d62728' title 'api_md', \
      '' index 4 using 1:2 with points pt 9 ps 1.8 lc rgb '#2ca02c' title 'strict_oldest', \
      '' index 5 using 1:2 with points pt 9 ps 1.8 lc rgb '#ff7f0e' title 'oldest_preferred', \
@@ -38,7 +38,7 @@ set offsets graph 0.02, graph 0.08, graph 0.05, graph 0.05
 plot 'pareto.dat' index 0 using 1:2 with points pt 6 ps 1.1 lc rgb '#b0b0b0' title 'configuration', \
      '' index 1 using 1:2 with linespoints lw 2 dt 2 pt 7 ps 1.3 lc rgb '#000000' title 'Pareto front', \
      '' index 1 using 1:2:3 with labels left offset char 0.8,0.7 font ',9' tc rgb '#000000' notitle, \
-     '' index 2 using 1:2 with points pt 5 ps 1.8 lc rgb '#1f77b4' title 'default (baseline)', \
+     '' index 2 using 1:2 with points pt 5 ps 2.6 lc rgb '#1f77b4' title 'default (baseline)', \
      '' index 3 using 1:2 with points pt 9 ps 1.8 lc rgb '#d62728' title 'api_md', \
      '' index 4 using 1:2 with points pt 9 ps 1.8 lc rgb '#2ca02c' title 'strict_oldest', \
      '' index 5 using 1:2 with points pt 9 ps 1.8 lc rgb '#ff7f0e' title 'oldest_preferred', \
