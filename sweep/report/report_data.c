@@ -30,7 +30,7 @@ const rep_stat_t *rep_stat(const rep_data_t *d, size_t c, size_t t, rep_metric_t
     return &d->stats[(c * d->n_traces + t) * REP_M_COUNT + (size_t)m];
 }
 
-static int fail(char *err, size_t cap, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t cap, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

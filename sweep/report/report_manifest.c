@@ -13,7 +13,7 @@
 
 #include "report_int.h"
 
-static int fail(char *err, size_t cap, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t cap, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

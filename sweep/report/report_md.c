@@ -95,7 +95,7 @@ typedef struct {
     bool bad;
 } out_t;
 
-static void out(out_t *o, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void out(out_t *o, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -104,7 +104,7 @@ static void out(out_t *o, const char *fmt, ...)
     va_end(ap);
 }
 
-static int fail(char *err, size_t cap, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t cap, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

@@ -20,7 +20,7 @@ static const char *const colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e"
                                       "#8c6d31", "#843c39", "#7b4173", "#3182bd"};
 #define GREY "#b0b0b0"
 
-static int fail(char *err, size_t cap, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t cap, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -34,7 +34,7 @@ typedef struct {
     bool bad;
 } pout_t;
 
-static void pr(pout_t *o, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void pr(pout_t *o, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

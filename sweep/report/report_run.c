@@ -16,7 +16,7 @@
 
 #define EXIT_NO_PROGRAM 127
 
-static int fail(char *err, size_t cap, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t cap, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

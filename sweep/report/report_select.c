@@ -107,7 +107,7 @@ size_t rep_u_families(const rep_data_t *d, size_t *first, size_t max)
     return n;
 }
 
-static int fail(char *err, size_t cap, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t cap, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
