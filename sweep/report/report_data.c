@@ -193,7 +193,7 @@ static int read_row(json_t *row, size_t i, rep_data_t *d, const char *file, char
         get_number(diff, "ci_low", false, &s->ci_low, &h2) != 0 ||
         get_number(diff, "ci_high", false, &s->ci_high, &h3) != 0)
         return fail(err, cap, "%s: rows[%zu].diff: sd, ci_low and ci_high must be numbers or null", file, i);
-    s->has_ci = h1 && h2 && h3;
+    s->has_ci = s->has_diff && h1 && h2 && h3; /* an interval without a mean difference is not shown */
     if (s->has_ci && s->ci_low > s->ci_high)
         return fail(err, cap, "%s: rows[%zu].diff: ci_low above ci_high", file, i);
     return 0;
