@@ -83,7 +83,8 @@ static char tmpdir[256];
 
 static int setup_dir(void **state) {
     (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/sweep_test_run.XXXXXX");
+    const char *base = getenv("TMPDIR");
+    snprintf(tmpdir, sizeof tmpdir, "%s/sweep_test_run.XXXXXX", base != NULL && base[0] != '\0' ? base : "/tmp");
     return mkdtemp(tmpdir) != NULL ? 0 : -1;
 }
 
