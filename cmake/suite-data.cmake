@@ -35,6 +35,8 @@ install(FILES ${rl_data_vectors} DESTINATION ${RL_DATA_INSTALL_DIR}/vectors)
 install(FILES ${rl_data_cases} DESTINATION ${RL_DATA_INSTALL_DIR}/conformance/cases)
 install(FILES ${rl_data_traces} ${PROJECT_SOURCE_DIR}/sim/traces/default-set.txt
         DESTINATION ${RL_DATA_INSTALL_DIR}/sim/traces)
+file(GLOB rl_data_sweep_traces CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/sim/traces/sweep/*.json)
+install(FILES ${rl_data_sweep_traces} DESTINATION ${RL_DATA_INSTALL_DIR}/sim/traces/sweep)
 # Data files a trace names (empirical latency samples, relative to the trace).
 file(GLOB rl_data_trace_data CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/sim/traces/data/*.txt)
 install(FILES ${rl_data_trace_data} DESTINATION ${RL_DATA_INSTALL_DIR}/sim/traces/data)

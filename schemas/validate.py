@@ -41,7 +41,8 @@ SCHEMAS = {
 # Shipped files, relative to a checkout or to an installed data directory. external/ is the
 # installed copy of ../shared/external; the 1,000,000-request benchmark trace is sim/traces/bench.
 SHIPPED = ("vectors/*.json", "external/*.json", "../shared/external/*.json", "conformance/cases/*.json",
-           "sim/traces/*.json", "sim/traces/bench/*.json", "sweep/tests/data/*.json")
+           "sim/traces/*.json", "sim/traces/bench/*.json", "sim/traces/sweep/*.json", "sweep/tests/data/*.json",
+           "reports/ha-tuning/sweep.json")
 
 
 def schema_dir(root):

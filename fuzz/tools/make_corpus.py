@@ -302,6 +302,18 @@ def sweep_seeds():
     return out
 
 
+def sweep_report_seeds():
+    """The report's fixture (summary.json, NUL, manifest.json; and the summary alone) and its
+    broken summaries (sweep/report/tests, docs/sweep.md "Report")."""
+    tests = os.path.join(ROOT, "sweep", "report", "tests")
+    summary = open(os.path.join(tests, "fixture", "summary.json"), "rb").read()
+    manifest = open(os.path.join(tests, "fixture", "manifest.json"), "rb").read()
+    out = [summary + b"\0" + manifest, summary]
+    for bad in ("bad_number", "bad_schema"):
+        out.append(open(os.path.join(tests, bad, "summary.json"), "rb").read())
+    return out
+
+
 # ---- rl-testbed serve: one received datagram -------------------------------------------------
 
 SERVE_NOW_MS = 1767225600000  # fuzz/fuzz_sim_world.h NOW_MS
@@ -465,6 +477,7 @@ def all_seeds():
         "admin_metrics_response": admin_seeds("admin_metrics_response"),
         "admin_request": admin_seeds("admin_tenant_mutation", "admin_status_query", "admin_metrics_query"),
         "sweep": sweep_seeds(),
+        "sweep_report": sweep_report_seeds(),
     }
 
 

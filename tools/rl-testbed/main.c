@@ -9,6 +9,7 @@
 #include "check.h"
 #include "conf_runner.h"
 #include "dialect.h"
+#include "sweep_report_cmd.h"
 #include "vec_client.h"
 #include "vec_runner.h"
 #ifdef RL_WITH_SIM
@@ -361,6 +362,9 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    /* `sweep report` is the report engine's own (sweep/report); the rest of `sweep` is the sweep engine's. */
+    if (strcmp(name, "sweep") == 0 && argc > 2 && strcmp(argv[2], "report") == 0)
+        return rl_cmd_sweep_report(argc - 2, argv + 2);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         if (strcmp(name, commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);

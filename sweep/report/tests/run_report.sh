@@ -1,0 +1,77 @@
+#!/bin/sh
+# The sweep report on the committed fixture (tests/fixture: summary.json and
+# manifest.json of four configurations x four traces, values chosen by hand):
+# report.md and tables.md byte for byte against tests/expected (every table
+# worked out by hand from the fixture), the six plots' data, scripts and
+# images present (images only when gnuplot is installed), then the report
+# without gnuplot (RL_GNUPLOT pointing at no program): Markdown and scripts
+# written, no image, the note on stderr, exit 0; and the usage errors.
+# usage: run_report.sh RL_TESTBED TESTS_DIR
+set -u
+rl=$1
+dir=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+plots="pareto availability_loss overconsumption extra_datagrams convergence latency_u"
+
+if command -v gnuplot >/dev/null 2>&1; then have_gnuplot=1; else have_gnuplot=0; fi
+"$rl" sweep report "$dir/fixture" --out "$tmp/r" >"$tmp/out" 2>"$tmp/err" || fail "report exited $?: $(cat "$tmp/err")"
+for f in report.md tables.md; do
+  if ! cmp -s "$dir/expected/$f" "$tmp/r/$f"; then
+    if [ $have_gnuplot = 0 ] && [ $f = report.md ]; then
+      : # without gnuplot report.md says the plots were not drawn: compared below
+    else
+      fail "$f differs from the expected file"; diff "$dir/expected/$f" "$tmp/r/$f" | head -20
+    fi
+  fi
+done
+for p in $plots; do
+  for e in dat gp; do [ -s "$tmp/r/$p.$e" ] || fail "missing $p.$e"; done
+  if [ $have_gnuplot = 1 ]; then
+    for e in svg png; do [ -s "$tmp/r/$p.$e" ] || fail "missing $p.$e"; done
+  fi
+done
+[ $have_gnuplot = 1 ] || echo "note: gnuplot not installed: image checks skipped"
+grep -q "^sweep report: $tmp/r/report.md, $tmp/r/tables.md, 6 plots" "$tmp/out" || fail "summary line: $(cat "$tmp/out")"
+
+# Deployment groups (--group): the groups section of report.md exactly (worked out by hand).
+"$rl" sweep report "$dir/fixture" --out "$tmp/g" --group lossy=loss-loss_p0.01,loss-loss_p0.2 \
+  --group other=partition,empirical_lan >/dev/null 2>"$tmp/err" || fail "report with groups exited $?"
+sed -n '/id="groups"/,/id="loss"/p' "$tmp/g/report.md" | sed '$d' > "$tmp/groups.md"
+cmp -s "$dir/expected/groups.md" "$tmp/groups.md" || { fail "groups section differs"; diff "$dir/expected/groups.md" "$tmp/groups.md" | head; }
+"$rl" sweep report "$dir/fixture" --out "$tmp/g2" --group x=partition,nope >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q 'group x: unknown trace "nope"' "$tmp/err" || fail "unknown group trace: rc $rc"
+[ -e "$tmp/g2" ] && fail "unknown group trace: output directory created"
+"$rl" sweep report "$dir/fixture" --group nameonly >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "group wants NAME=TRACE,TRACE..., got 'nameonly'" "$tmp/err" || fail "bad --group: rc $rc"
+
+# No gnuplot: still the Markdown and the scripts, and a clear note.
+RL_GNUPLOT="$tmp/no-such-gnuplot" "$rl" sweep report "$dir/fixture" --out "$tmp/n" >"$tmp/out" 2>"$tmp/err" \
+  || fail "report without gnuplot exited $?"
+grep -q "gnuplot not found ($tmp/no-such-gnuplot): wrote the Markdown and 6 .gp scripts, no plots" "$tmp/err" \
+  || fail "no gnuplot note: $(cat "$tmp/err")"
+cmp -s "$dir/expected/tables.md" "$tmp/n/tables.md" || fail "tables.md without gnuplot differs"
+grep -q "Not drawn: gnuplot was not found. Run \`gnuplot pareto.gp\` in this directory." "$tmp/n/report.md" \
+  || fail "report.md does not say the plots were not drawn"
+for p in $plots; do
+  [ -s "$tmp/n/$p.gp" ] || fail "no gnuplot: missing $p.gp"
+  [ -e "$tmp/n/$p.svg" ] && fail "no gnuplot: $p.svg exists"
+done
+
+# Usage and input errors: exit 2 / 1 with the problem named, nothing written.
+"$rl" sweep report >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "missing RESULTS_DIR" "$tmp/err" || fail "no RESULTS_DIR: rc $rc"
+"$rl" sweep report "$dir/fixture" --bogus >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "unknown option '--bogus'" "$tmp/err" || fail "unknown option: rc $rc"
+"$rl" sweep report "$dir/fixture" --out "$tmp/h" --highlight fast,nope >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q 'highlight: unknown configuration "nope"' "$tmp/err" || fail "unknown highlight: rc $rc"
+"$rl" sweep report "$dir/bad_number" --out "$tmp/b" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q "bad_number/summary.json: rows\[1\].mean: expected a number or null" "$tmp/err" \
+  || fail "bad summary: rc $rc $(cat "$tmp/err")"
+[ -e "$tmp/b" ] && fail "bad summary: output directory created"
+"$rl" sweep report --help | grep -q "usage: rl-testbed sweep report RESULTS_DIR" || fail "--help"
+
+if [ $fails -ne 0 ]; then echo "sweep report fixture: $fails failed"; exit 1; fi
+echo "sweep report fixture: all passed"
