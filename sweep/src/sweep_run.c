@@ -215,10 +215,12 @@ static int check_manifest(const sweep_t *sw, const sweep_run_opts_t *o, const ch
     }
     if (sweep_manifest_read(o->out_dir, m, err, err_cap) != 0) return -1;
     if (strcmp(m->hash, sw->hash) != 0) {
+        char old[17]; /* copied before the free: m->hash points into the manifest */
+        snprintf(old, sizeof old, "%.16s", m->hash);
         sweep_manifest_free(m);
-        return ERR("%s holds results of another sweep (sweep hash %.16s, this sweep %.16s): the sweep file or a trace "
+        return ERR("%s holds results of another sweep (sweep hash %s, this sweep %.16s): the sweep file or a trace "
                    "changed; use another --out or remove it",
-                   o->out_dir, m->hash, sw->hash);
+                   o->out_dir, old, sw->hash);
     }
     if (strcmp(m->build_id, build_id) != 0) {
         char old[SWEEP_BUILD_ID_MAX];

@@ -218,6 +218,9 @@ static void resume_refusals(void **state) {
     char err[512];
     assert_int_equal(run_into(&other, "full", 0, 0, 1, &rep, err, sizeof err), -1);
     assert_non_null(strstr(err, "holds results of another sweep"));
+    char want[128]; /* both hashes named: the directory's, then this sweep's */
+    snprintf(want, sizeof want, "(sweep hash %.16s, this sweep %.16s)", sw.hash, other.hash);
+    assert_non_null(strstr(err, want));
     assert_int_equal(run_into(&sw, "full", 0, 1, 2, &rep, err, sizeof err), -1);
     assert_non_null(strstr(err, "holds shard 0/1, not 1/2"));
     assert_int_equal(run_into(&sw, "bad", 2, 0, 1, &rep, err, sizeof err), 0);
