@@ -223,8 +223,13 @@ int sweep_prepare(sweep_t *sw, char *err, size_t err_cap) {
             for (size_t k = 0; k < cfg->n_clients; k++) {
                 char why[256];
                 if (sim_policy_check_key(&sw->configs[c].policy, cfg->clients[k].quota_word, why, sizeof why) != 0) {
-                    return ERR("%s: %s (%s): invalid for trace %s (%s), client %s: %s", sw->file, sw->configs[c].origin,
-                               sw->configs[c].name, sw->traces[t].name, sw->traces[t].origin, cfg->clients[k].name, why);
+                    const char *hint = strstr(why, "dedup_ttl_ms_max") != NULL
+                                           ? "; shorten the horizon H = U * (sum of B(k) for k = 0..N, plus F) or leave "
+                                             "this trace out"
+                                           : "";
+                    return ERR("%s: %s (%s): invalid for trace %s (%s), client %s: %s%s", sw->file,
+                               sw->configs[c].origin, sw->configs[c].name, sw->traces[t].name, sw->traces[t].origin,
+                               cfg->clients[k].name, why, hint);
                 }
             }
         }

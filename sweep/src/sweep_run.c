@@ -415,6 +415,19 @@ int sweep_run(sweep_t *sw, const sweep_run_opts_t *o, sweep_run_report_t *rep, c
 int sweep_merge(const char *const *dirs, size_t n_dirs, const char *out_dir, size_t *failed, char *err,
                 size_t err_cap) {
     if (n_dirs == 0) return ERR("no shard directories given");
+    struct stat so, sd, se;
+    bool out_exists = stat(out_dir, &so) == 0;
+    for (size_t d = 0; d < n_dirs; d++) {
+        if (stat(dirs[d], &sd) != 0) continue; /* reported when its manifest is read */
+        if (out_exists && sd.st_dev == so.st_dev && sd.st_ino == so.st_ino) {
+            return ERR("--out %s is the slice %s: merge into a new directory", out_dir, dirs[d]);
+        }
+        for (size_t e = 0; e < d; e++) {
+            if (stat(dirs[e], &se) == 0 && sd.st_dev == se.st_dev && sd.st_ino == se.st_ino) {
+                return ERR("%s and %s are the same directory: give each slice once", dirs[e], dirs[d]);
+            }
+        }
+    }
     sweep_manifest_t *ms = calloc(n_dirs, sizeof *ms);
     if (ms == NULL) return ERR("out of memory");
     int rc = 0;

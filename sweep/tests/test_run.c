@@ -253,7 +253,9 @@ static void merge_checks(void **state) {
     free(a);
     free(b);
     assert_int_equal(sweep_merge(same, 2, out, &failed, err, sizeof err), -1);
-    assert_non_null(strstr(err, "unit 0 (default, ha_slow_oldest_after, seed 1) is in both"));
+    assert_non_null(strstr(err, "/s0 are the same directory: give each slice once")); /* overlap: sweep_cli */
+    assert_int_equal(sweep_merge(both, 2, d0, &failed, err, sizeof err), -1);
+    assert_non_null(strstr(err, "/s0: merge into a new directory"));
     assert_int_equal(sweep_merge(one, 1, out, &failed, err, sizeof err), -1);
     assert_non_null(strstr(err, "4 of 8 units are in no slice, the first unit 1 (default, ha_slow_oldest_after, seed 2)"));
     sweep_free(&sw);
