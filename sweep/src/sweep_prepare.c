@@ -183,15 +183,18 @@ int sweep_prepare(sweep_t *sw, char *err, size_t err_cap) {
         return ERR("%s: cannot hash", sw->file);
     }
     for (size_t e = 0; e < sw->n_entries; e++) {
-        const char *path = NULL;
+        const char *path = NULL, *rel = NULL;
         for (size_t i = 0; i < sw->n_traces && path == NULL; i++) {
-            if (sw->traces[i].entry == e) path = sw->traces[i].path;
+            if (sw->traces[i].entry == e) path = sw->traces[i].path, rel = sw->traces[i].rel_path;
         }
         char *text = NULL, why[256];
         size_t len = 0;
+        errno = 0;
         if (path == NULL || read_all(path, &text, &len, why, sizeof why) != 0) {
             EVP_MD_CTX_free(h);
-            return ERR("%s: traces[%zu]: %s: %s", sw->file, e, path != NULL ? path : "?", why);
+            bool relative = errno == ENOENT && rel != NULL && rel[0] != '/';
+            return ERR("%s: traces[%zu]: %s: %s%s", sw->file, e, path != NULL ? path : "?", why,
+                       relative ? " (a relative trace path is read from the sweep file's directory)" : "");
         }
         unsigned char d[32];
         unsigned int dn = 0;

@@ -109,6 +109,10 @@ grep -qF "ttl_grid.json: grids[0] (g-U200): invalid for trace ha_healthy (traces
 env -u JOB_COMPLETION_INDEX -u SLURM_ARRAY_TASK_ID "$RL" sweep "$D/small.json" --shard auto/2 >/dev/null 2>"$T/e" \
     && fail "--shard auto without an index accepted"
 grep -q 'neither JOB_COMPLETION_INDEX nor SLURM_ARRAY_TASK_ID is set' "$T/e" || fail "auto message: $(cat "$T/e")"
+printf '{"schema": "ratelimitly-sweep/v1", "configurations": ["default"], "traces": ["sim/traces/ha_healthy.json"], "seeds": [1]}' >"$T/rel.json"
+"$RL" sweep "$T/rel.json" --check >/dev/null 2>"$T/e" && fail "a missing trace accepted"
+grep -qF "rel.json: traces[0]: $T/sim/traces/ha_healthy.json: cannot open: No such file or directory (a relative trace path is read from the sweep file's directory)" "$T/e" \
+    || fail "missing trace message: $(cat "$T/e")"
 "$RL" sweep "$D/small.json" --check >"$T/c" 2>&1 || fail "--check"
 grep -q '^sweep small: 5 configurations x 3 traces x 3 seeds = 45 units, baseline default' "$T/c" || fail "--check line: $(cat "$T/c")"
 "$RL" sweep --jobs 0 "$D/small.json" >/dev/null 2>&1 && fail "--jobs 0 accepted"
