@@ -54,6 +54,10 @@ cp -r "$T/s1" "$T/s1b"
 sed 's/"build_id": "[^"]*"/"build_id": "0.0.0+0000000000000000"/' "$T/s1/manifest.json" >"$T/s1b/manifest.json"
 "$RL" sweep merge "$T/s0" "$T/s1b" --out "$T/m2" >/dev/null 2>"$T/e" && fail "merge of two builds accepted"
 grep -q 'another build (0.0.0+0000000000000000)' "$T/e" || fail "build mismatch message: $(cat "$T/e")"
+mkdir "$T/empty"
+"$RL" sweep merge "$T/s0" "$T/empty" --out "$T/m2" >/dev/null 2>"$T/e" && fail "merge of a directory without a manifest accepted"
+grep -qF "$T/empty: no manifest.json: not a sweep output directory (or its run has not started)" "$T/e" \
+    || fail "no manifest message: $(cat "$T/e")"
 [ ! -e "$T/m2" ] || fail "a refused merge wrote output"
 
 # stop and resume
