@@ -42,7 +42,14 @@ static int make_dirs(const char *dir) {
             *s = '/';
         }
     }
-    return mkdir(p, 0777) != 0 && errno != EEXIST ? -1 : 0;
+    if (mkdir(p, 0777) != 0 && errno != EEXIST) return -1;
+    struct stat st;
+    if (stat(p, &st) != 0) return -1;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR; /* "cannot create DIR: Not a directory" */
+        return -1;
+    }
+    return 0;
 }
 
 /* ---- one unit (in a worker) ------------------------------------------------------- */

@@ -117,6 +117,9 @@ printf '{"schema": "ratelimitly-sweep/v1", "configurations": ["default"], "trace
 "$RL" sweep "$T/rel.json" --check >/dev/null 2>"$T/e" && fail "a missing trace accepted"
 grep -qF "rel.json: traces[0]: $T/sim/traces/ha_healthy.json: cannot open: No such file or directory (a relative trace path is read from the sweep file's directory)" "$T/e" \
     || fail "missing trace message: $(cat "$T/e")"
+: >"$T/afile"
+"$RL" sweep "$D/small.json" --out "$T/afile" >/dev/null 2>"$T/e" && fail "--out naming a file accepted"
+grep -qF "cannot create $T/afile: Not a directory" "$T/e" || fail "--out file message: $(cat "$T/e")"
 "$RL" sweep "$D/small.json" --check >"$T/c" 2>&1 || fail "--check"
 grep -q '^sweep small: 5 configurations x 3 traces x 3 seeds = 45 units, baseline default' "$T/c" || fail "--check line: $(cat "$T/c")"
 "$RL" sweep --jobs 0 "$D/small.json" >/dev/null 2>&1 && fail "--jobs 0 accepted"
