@@ -120,6 +120,11 @@ grep -qF "rel.json: traces[0]: $T/sim/traces/ha_healthy.json: cannot open: No su
 : >"$T/afile"
 "$RL" sweep "$D/small.json" --out "$T/afile" >/dev/null 2>"$T/e" && fail "--out naming a file accepted"
 grep -qF "cannot create $T/afile: Not a directory" "$T/e" || fail "--out file message: $(cat "$T/e")"
+printf '{"schema": "ratelimitly-sweep/v1", "configurations": ["default"], "traces": [{"path": "%s", "vary": [{"field": "links.default.loss.loss_p", "label": "p", "values": [0.01, 1.5]}]}], "seeds": [1]}' \
+    "$(cd "$D/../../../sim/traces" && pwd)/loss_5pct.json" >"$T/vary.json"
+"$RL" sweep "$T/vary.json" --check >/dev/null 2>"$T/e" && fail "an invalid variant accepted"
+grep -qF "vary.json: traces[0] variant p1.5: " "$T/e" && grep -qF "loss_5pct.json: links.default.loss.loss_p: expected a number in [0, 1], got 1.5" "$T/e" \
+    || fail "invalid variant message: $(cat "$T/e")"
 "$RL" sweep "$D/small.json" --check >"$T/c" 2>&1 || fail "--check"
 grep -q '^sweep small: 5 configurations x 3 traces x 3 seeds = 45 units, baseline default' "$T/c" || fail "--check line: $(cat "$T/c")"
 "$RL" sweep --jobs 0 "$D/small.json" >/dev/null 2>&1 && fail "--jobs 0 accepted"
