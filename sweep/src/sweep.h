@@ -25,7 +25,7 @@
 
 typedef struct {
     char name[SWEEP_NAME_MAX];
-    char origin[160];                /* "configurations[3]" or "grids[0] point g-U10" (errors) */
+    char origin[160];                /* "configurations[3]" or "grids[0]" (errors; the name follows) */
     r_request_policy_t policy;
 } sweep_config_t;
 

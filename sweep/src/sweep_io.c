@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sweep_run.h"
@@ -146,6 +147,10 @@ int sweep_manifest_read(const char *dir, sweep_manifest_t *m, char *err, size_t 
     char path[4200];
     snprintf(path, sizeof path, "%s/manifest.json", dir);
     json_error_t je;
+    struct stat st;
+    if (stat(path, &st) != 0 && errno == ENOENT) {
+        return ERR("%s: no manifest.json: not a sweep output directory (or its run has not started)", dir);
+    }
     m->root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
     if (m->root == NULL) return ERR("%s: %s", path, je.text);
     json_int_t si = 0, sc = 0, units = 0;

@@ -338,7 +338,7 @@ static int parse_grid(tj_ctx_t *c, const json_t *g, const tj_path_t *p, size_t g
         tj_path_t pp;
         snprintf(pp.s, sizeof pp.s, "grids[%zu](%.63s)", gi, name);
         char origin[160];
-        snprintf(origin, sizeof origin, "grids[%zu] point %s", gi, name);
+        snprintf(origin, sizeof origin, "grids[%zu]", gi); /* the messages add " (NAME)" */
         int r = add_config(c, sw, &pp, name, origin, pt);
         json_decref(pt);
         if (r != 0) return -1;

@@ -183,15 +183,18 @@ int sweep_prepare(sweep_t *sw, char *err, size_t err_cap) {
         return ERR("%s: cannot hash", sw->file);
     }
     for (size_t e = 0; e < sw->n_entries; e++) {
-        const char *path = NULL;
+        const char *path = NULL, *rel = NULL;
         for (size_t i = 0; i < sw->n_traces && path == NULL; i++) {
-            if (sw->traces[i].entry == e) path = sw->traces[i].path;
+            if (sw->traces[i].entry == e) path = sw->traces[i].path, rel = sw->traces[i].rel_path;
         }
         char *text = NULL, why[256];
         size_t len = 0;
+        errno = 0;
         if (path == NULL || read_all(path, &text, &len, why, sizeof why) != 0) {
             EVP_MD_CTX_free(h);
-            return ERR("%s: traces[%zu]: %s: %s", sw->file, e, path != NULL ? path : "?", why);
+            bool relative = errno == ENOENT && rel != NULL && rel[0] != '/';
+            return ERR("%s: traces[%zu]: %s: %s%s", sw->file, e, path != NULL ? path : "?", why,
+                       relative ? " (a relative trace path is read from the sweep file's directory)" : "");
         }
         unsigned char d[32];
         unsigned int dn = 0;
@@ -223,8 +226,13 @@ int sweep_prepare(sweep_t *sw, char *err, size_t err_cap) {
             for (size_t k = 0; k < cfg->n_clients; k++) {
                 char why[256];
                 if (sim_policy_check_key(&sw->configs[c].policy, cfg->clients[k].quota_word, why, sizeof why) != 0) {
-                    return ERR("%s: %s (%s): invalid for trace %s (%s), client %s: %s", sw->file, sw->configs[c].origin,
-                               sw->configs[c].name, sw->traces[t].name, sw->traces[t].origin, cfg->clients[k].name, why);
+                    const char *hint = strstr(why, "dedup_ttl_ms_max") != NULL
+                                           ? "; shorten the horizon H = U * (sum of B(k) for k = 0..N, plus F) or leave "
+                                             "this trace out"
+                                           : "";
+                    return ERR("%s: %s (%s): invalid for trace %s (%s), client %s: %s%s", sw->file,
+                               sw->configs[c].origin, sw->configs[c].name, sw->traces[t].name, sw->traces[t].origin,
+                               cfg->clients[k].name, why, hint);
                 }
             }
         }

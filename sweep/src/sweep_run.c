@@ -42,7 +42,14 @@ static int make_dirs(const char *dir) {
             *s = '/';
         }
     }
-    return mkdir(p, 0777) != 0 && errno != EEXIST ? -1 : 0;
+    if (mkdir(p, 0777) != 0 && errno != EEXIST) return -1;
+    struct stat st;
+    if (stat(p, &st) != 0) return -1;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR; /* "cannot create DIR: Not a directory" */
+        return -1;
+    }
+    return 0;
 }
 
 /* ---- one unit (in a worker) ------------------------------------------------------- */
@@ -215,10 +222,12 @@ static int check_manifest(const sweep_t *sw, const sweep_run_opts_t *o, const ch
     }
     if (sweep_manifest_read(o->out_dir, m, err, err_cap) != 0) return -1;
     if (strcmp(m->hash, sw->hash) != 0) {
+        char old[17]; /* copied before the free: m->hash points into the manifest */
+        snprintf(old, sizeof old, "%.16s", m->hash);
         sweep_manifest_free(m);
-        return ERR("%s holds results of another sweep (sweep hash %.16s, this sweep %.16s): the sweep file or a trace "
+        return ERR("%s holds results of another sweep (sweep hash %s, this sweep %.16s): the sweep file or a trace "
                    "changed; use another --out or remove it",
-                   o->out_dir, m->hash, sw->hash);
+                   o->out_dir, old, sw->hash);
     }
     if (strcmp(m->build_id, build_id) != 0) {
         char old[SWEEP_BUILD_ID_MAX];
@@ -413,6 +422,19 @@ int sweep_run(sweep_t *sw, const sweep_run_opts_t *o, sweep_run_report_t *rep, c
 int sweep_merge(const char *const *dirs, size_t n_dirs, const char *out_dir, size_t *failed, char *err,
                 size_t err_cap) {
     if (n_dirs == 0) return ERR("no shard directories given");
+    struct stat so, sd, se;
+    bool out_exists = stat(out_dir, &so) == 0;
+    for (size_t d = 0; d < n_dirs; d++) {
+        if (stat(dirs[d], &sd) != 0) continue; /* reported when its manifest is read */
+        if (out_exists && sd.st_dev == so.st_dev && sd.st_ino == so.st_ino) {
+            return ERR("--out %s is the slice %s: merge into a new directory", out_dir, dirs[d]);
+        }
+        for (size_t e = 0; e < d; e++) {
+            if (stat(dirs[e], &se) == 0 && sd.st_dev == se.st_dev && sd.st_ino == se.st_ino) {
+                return ERR("%s and %s are the same directory: give each slice once", dirs[e], dirs[d]);
+            }
+        }
+    }
     sweep_manifest_t *ms = calloc(n_dirs, sizeof *ms);
     if (ms == NULL) return ERR("out of memory");
     int rc = 0;

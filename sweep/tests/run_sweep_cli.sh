@@ -38,7 +38,13 @@ same_outputs "$T/a" "$T/m"
 
 # merge refusals: a slice twice, a slice missing, another sweep, another build
 "$RL" sweep merge "$T/s0" "$T/s0" --out "$T/m2" >/dev/null 2>"$T/e" && fail "merge of a slice twice accepted"
+grep -qF "$T/s0 and $T/s0 are the same directory: give each slice once" "$T/e" || fail "twice message: $(cat "$T/e")"
+cp -r "$T/s0" "$T/s0c"
+"$RL" sweep merge "$T/s0" "$T/s0c" --out "$T/m2" >/dev/null 2>"$T/e" && fail "merge of a slice and its copy accepted"
 grep -q 'is in both' "$T/e" || fail "overlap message: $(cat "$T/e")"
+"$RL" sweep merge "$T/s0" "$T/s1" --out "$T/s0" >/dev/null 2>"$T/e" && fail "merge into one of its slices accepted"
+grep -qF -- "--out $T/s0 is the slice $T/s0: merge into a new directory" "$T/e" || fail "merge into a slice: $(cat "$T/e")"
+[ ! -e "$T/s0/results.csv" ] || fail "a refused merge wrote into a slice"
 "$RL" sweep merge "$T/s0" --out "$T/m2" >/dev/null 2>"$T/e" && fail "merge of half the slices accepted"
 grep -q 'units are in no slice' "$T/e" || fail "missing message: $(cat "$T/e")"
 "$RL" sweep "$D/other.json" --out "$T/o1" --shard 1/2 --quiet >/dev/null 2>&1 || fail "other shard"
@@ -48,6 +54,10 @@ cp -r "$T/s1" "$T/s1b"
 sed 's/"build_id": "[^"]*"/"build_id": "0.0.0+0000000000000000"/' "$T/s1/manifest.json" >"$T/s1b/manifest.json"
 "$RL" sweep merge "$T/s0" "$T/s1b" --out "$T/m2" >/dev/null 2>"$T/e" && fail "merge of two builds accepted"
 grep -q 'another build (0.0.0+0000000000000000)' "$T/e" || fail "build mismatch message: $(cat "$T/e")"
+mkdir "$T/empty"
+"$RL" sweep merge "$T/s0" "$T/empty" --out "$T/m2" >/dev/null 2>"$T/e" && fail "merge of a directory without a manifest accepted"
+grep -qF "$T/empty: no manifest.json: not a sweep output directory (or its run has not started)" "$T/e" \
+    || fail "no manifest message: $(cat "$T/e")"
 [ ! -e "$T/m2" ] || fail "a refused merge wrote output"
 
 # stop and resume
@@ -94,10 +104,27 @@ grep -qF "kind.json: configurations[3].replay_gap.kind: expected one of fixed, l
 "$RL" sweep "$D/bad/ttl.json" --out "$T/bad" >/dev/null 2>"$T/e" && fail "invalid configuration accepted"
 grep -qF "ttl.json: configurations[1] (big): invalid for trace ha_healthy (traces[0]), client c1: horizon H exceeds the key's dedup_ttl_ms_max (H = 600 ms, dedup_ttl_ms_max = 300 ms)" "$T/e" \
     || fail "invalid configuration message: $(cat "$T/e")"
+grep -qF "dedup_ttl_ms_max = 300 ms); shorten the horizon H = U * (sum of B(k) for k = 0..N, plus F) or leave this trace out" "$T/e" \
+    || fail "invalid configuration hint: $(cat "$T/e")"
 [ ! -e "$T/bad" ] || fail "a refused sweep created its output directory"
+"$RL" sweep "$D/bad/ttl_grid.json" --check >/dev/null 2>"$T/e" && fail "invalid grid point accepted"
+grep -qF "ttl_grid.json: grids[0] (g-U200): invalid for trace ha_healthy (traces[0]), client c1: horizon H exceeds" "$T/e" \
+    || fail "invalid grid point message: $(cat "$T/e")"
 env -u JOB_COMPLETION_INDEX -u SLURM_ARRAY_TASK_ID "$RL" sweep "$D/small.json" --shard auto/2 >/dev/null 2>"$T/e" \
     && fail "--shard auto without an index accepted"
 grep -q 'neither JOB_COMPLETION_INDEX nor SLURM_ARRAY_TASK_ID is set' "$T/e" || fail "auto message: $(cat "$T/e")"
+printf '{"schema": "ratelimitly-sweep/v1", "configurations": ["default"], "traces": ["sim/traces/ha_healthy.json"], "seeds": [1]}' >"$T/rel.json"
+"$RL" sweep "$T/rel.json" --check >/dev/null 2>"$T/e" && fail "a missing trace accepted"
+grep -qF "rel.json: traces[0]: $T/sim/traces/ha_healthy.json: cannot open: No such file or directory (a relative trace path is read from the sweep file's directory)" "$T/e" \
+    || fail "missing trace message: $(cat "$T/e")"
+: >"$T/afile"
+"$RL" sweep "$D/small.json" --out "$T/afile" >/dev/null 2>"$T/e" && fail "--out naming a file accepted"
+grep -qF "cannot create $T/afile: Not a directory" "$T/e" || fail "--out file message: $(cat "$T/e")"
+printf '{"schema": "ratelimitly-sweep/v1", "configurations": ["default"], "traces": [{"path": "%s", "vary": [{"field": "links.default.loss.loss_p", "label": "p", "values": [0.01, 1.5]}]}], "seeds": [1]}' \
+    "$(cd "$D/../../../sim/traces" && pwd)/loss_5pct.json" >"$T/vary.json"
+"$RL" sweep "$T/vary.json" --check >/dev/null 2>"$T/e" && fail "an invalid variant accepted"
+grep -qF "vary.json: traces[0] variant p1.5: " "$T/e" && grep -qF "loss_5pct.json: links.default.loss.loss_p: expected a number in [0, 1], got 1.5" "$T/e" \
+    || fail "invalid variant message: $(cat "$T/e")"
 "$RL" sweep "$D/small.json" --check >"$T/c" 2>&1 || fail "--check"
 grep -q '^sweep small: 5 configurations x 3 traces x 3 seeds = 45 units, baseline default' "$T/c" || fail "--check line: $(cat "$T/c")"
 "$RL" sweep --jobs 0 "$D/small.json" >/dev/null 2>&1 && fail "--jobs 0 accepted"

@@ -218,6 +218,9 @@ static void resume_refusals(void **state) {
     char err[512];
     assert_int_equal(run_into(&other, "full", 0, 0, 1, &rep, err, sizeof err), -1);
     assert_non_null(strstr(err, "holds results of another sweep"));
+    char want[128]; /* both hashes named: the directory's, then this sweep's */
+    snprintf(want, sizeof want, "(sweep hash %.16s, this sweep %.16s)", sw.hash, other.hash);
+    assert_non_null(strstr(err, want));
     assert_int_equal(run_into(&sw, "full", 0, 1, 2, &rep, err, sizeof err), -1);
     assert_non_null(strstr(err, "holds shard 0/1, not 1/2"));
     assert_int_equal(run_into(&sw, "bad", 2, 0, 1, &rep, err, sizeof err), 0);
@@ -250,7 +253,9 @@ static void merge_checks(void **state) {
     free(a);
     free(b);
     assert_int_equal(sweep_merge(same, 2, out, &failed, err, sizeof err), -1);
-    assert_non_null(strstr(err, "unit 0 (default, ha_slow_oldest_after, seed 1) is in both"));
+    assert_non_null(strstr(err, "/s0 are the same directory: give each slice once")); /* overlap: sweep_cli */
+    assert_int_equal(sweep_merge(both, 2, d0, &failed, err, sizeof err), -1);
+    assert_non_null(strstr(err, "/s0: merge into a new directory"));
     assert_int_equal(sweep_merge(one, 1, out, &failed, err, sizeof err), -1);
     assert_non_null(strstr(err, "4 of 8 units are in no slice, the first unit 1 (default, ha_slow_oldest_after, seed 2)"));
     sweep_free(&sw);
