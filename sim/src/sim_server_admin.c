@@ -265,7 +265,13 @@ static sim_server_verdict_t admit(sim_server_t *s, uint64_t header_key_id, const
     r_auth_key_info_t info;
     r_key_diag_t diag;
     memset(&diag, 0, sizeof diag);
-    if (r_client_parse_auth_key_diag((const char *)cred, cred_len, &info, &diag) != RCLIENT_OK || cred_len == 0) {
+    /* Checked before parsing: the parser reads a length of 0 as "up to the
+     * NUL", which would take bytes past the PDU for the credential. */
+    if (cred_len == 0) {
+        return SRV_DROP(s, SIM_SRV_DROP_ADMIN, .where = "tenant mutation", .field = "tenant_key_len", .got = 0,
+                        .note = "empty credential");
+    }
+    if (r_client_parse_auth_key_diag((const char *)cred, cred_len, &info, &diag) != RCLIENT_OK) {
         return SRV_DROP(s, SIM_SRV_DROP_ADMIN, .where = "tenant mutation", .field = "tenant_key",
                         .note = diag.reason == R_KEY_ERR_HRP ? "unknown tenant-key HRP (want rl-none, rl-cookie or rl-aes)"
                                 : diag.reason == R_KEY_ERR_QUOTA ? "invalid quota word"
