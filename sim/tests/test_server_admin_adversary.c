@@ -107,15 +107,67 @@ static void test_cursor_len_lying_is_invalid_query(void **state) {
     ta_fix_free(f);
 }
 
-/* A syntactically well-formed cursor the server never issued (index far
- * past the records): METRICS_CURSOR_INVALID (0x08), never a page. */
+/* A syntactically well-formed cursor the server never issued: a real
+ * cursor of the model (docs: next index u32, records generation u32) with
+ * its index moved one past the end of the 20 records: METRICS_CURSOR_INVALID (0x08),
+ * never a page and never an empty page. */
 static void test_forged_cursor_is_cursor_invalid(void **state) {
     (void)state;
     ta_fix_t *f = ta_fix_new(true);
-    assert_int_equal(labelled(f, 0, "api"), SIM_SRV_ANSWERED);
-    uint8_t forged[8] = {0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0}, q[64], mr[1200];
-    assert_int_equal(mq(f, 0x1234u, q, ta_mq(q, 2, 1, forged, sizeof forged), mr), 8);
+    char label[31];
+    for (uint32_t i = 0; i < 20; i++) {
+        snprintf(label, sizeof label, "label-%024u", i);
+        assert_int_equal(labelled(f, i, label), SIM_SRV_ANSWERED);
+    }
+    uint8_t q[64], mr[1200], cursor[8];
+    mq(f, 0x1234u, q, ta_mq(q, 2, 0, NULL, 0), mr);
+    assert_int_equal(mr[5], 0);
+    assert_int_equal(ta_ld16(mr + 8), 8);
+    memcpy(cursor, mr + 12, 8);
+    ta_st32(cursor, 21); /* one past the 20 records */
+    assert_int_equal(mq(f, 0x1234u, q, ta_mq(q, 2, 1, cursor, sizeof cursor), mr), 8);
     assert_int_equal(mr[5], 8);
+    ta_fix_free(f);
+}
+
+/* "Query Variants": FROM_CURSOR data is cursor_len, reserved, cursor,
+ * cursor_padding to 4 (zero). Non-zero padding is not a well-formed query:
+ * METRICS_INVALID_QUERY (0x04). */
+static void test_cursor_padding_nonzero_is_invalid_query(void **state) {
+    (void)state;
+    ta_fix_t *f = ta_fix_new(true);
+    uint8_t c3[3] = {1, 2, 3}, q[64], mr[1200];
+    size_t n = ta_mq(q, 2, 1, c3, 3);
+    assert_int_equal(n, 16);
+    q[15] = 0xAA;
+    assert_int_equal(mq(f, 0x1234u, q, n, mr), 8);
+    assert_int_equal(mr[5], 4);
+    ta_fix_free(f);
+}
+
+/* "Status Query PDU": schema_version MUST be 1; 0 is not V1 either. */
+static void test_status_schema_zero_dropped(void **state) {
+    (void)state;
+    ta_fix_t *f = ta_fix_new(false);
+    uint8_t pdu[8];
+    tu_out_t o;
+    assert_int_equal(ta_send(f, 0, pdu, ta_sq(pdu, 0, 0), &o), SIM_SRV_DROP_ADMIN);
+    assert_int_equal(o.len, 0);
+    ta_fix_free(f);
+}
+
+/* "ADD Tenant": name is UTF-8; an overlong encoding of '/' (C0 AF) is not. */
+static void test_add_name_not_utf8_refused(void **state) {
+    (void)state;
+    ta_fix_t *f = ta_fix_new(false);
+    uint8_t pdu[600];
+    tu_out_t o;
+    size_t n = ta_tm(pdu, 0x03, 0, 100, "ab", f->k.cred);
+    pdu[11] = 0xC0;
+    pdu[12] = 0xAF;
+    assert_int_equal(ta_send(f, 0x1234u, pdu, n, &o), SIM_SRV_DROP_ADMIN);
+    assert_int_equal(o.len, 0);
+    assert_int_equal(sim_server_tenant_count(f->s), 0);
     ta_fix_free(f);
 }
 
@@ -149,6 +201,9 @@ int main(void) {
         cmocka_unit_test(test_cursor_dies_with_a_removal_and_readd),
         cmocka_unit_test(test_cursor_len_lying_is_invalid_query),
         cmocka_unit_test(test_forged_cursor_is_cursor_invalid),
+        cmocka_unit_test(test_cursor_padding_nonzero_is_invalid_query),
+        cmocka_unit_test(test_status_schema_zero_dropped),
+        cmocka_unit_test(test_add_name_not_utf8_refused),
         cmocka_unit_test(test_refused_remove_changes_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
