@@ -681,6 +681,9 @@ static sim_server_verdict_t metrics_query(sim_server_t *s, const srv_frame_t *f,
 
 /* ---- dispatch ------------------------------------------------------------------- */
 
+static sim_server_verdict_t admin_opened(sim_server_t *s, uint64_t now_ms, const srv_frame_t *f,
+                                         const uint8_t **reply, size_t *reply_len);
+
 sim_server_verdict_t srv_admin_handle(sim_server_t *s, uint64_t now_ms, const uint8_t *in, size_t len,
                                       const srv_frame_t *f, const uint8_t **reply, size_t *reply_len) {
     if (f->auth_type != SRV_TLV_AUTH_AES) {
@@ -689,9 +692,20 @@ sim_server_verdict_t srv_admin_handle(sim_server_t *s, uint64_t now_ms, const ui
                         .note = "administrative PDUs use AES-256-GCM");
     }
     if (srv_auth_open(&s->admin, in, len, f, s->scratch) != SRV_OK) {
+        OPENSSL_cleanse(s->scratch + f->pdu_off, f->pdu_len);
         return SRV_DROP(s, SIM_SRV_DROP_AUTH, .where = "auth TLV",
                         .note = "AES-256-GCM tag does not verify under the admin key");
     }
+    /* A Tenant Mutation's plaintext carries the tenant credential: every
+     * path below ends with the request's scratch copy cleansed (the reply
+     * is sealed into s->resp or cached by then). */
+    sim_server_verdict_t v = admin_opened(s, now_ms, f, reply, reply_len);
+    OPENSSL_cleanse(s->scratch + f->pdu_off, f->pdu_len);
+    return v;
+}
+
+static sim_server_verdict_t admin_opened(sim_server_t *s, uint64_t now_ms, const srv_frame_t *f,
+                                         const uint8_t **reply, size_t *reply_len) {
     const uint8_t *pdu = s->scratch + f->pdu_off;
     size_t n = f->pdu_len;
     uint16_t type = srv_ld16(pdu), size = srv_ld16(pdu + 2);
