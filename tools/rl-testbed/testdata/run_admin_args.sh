@@ -43,5 +43,25 @@ expect "no secret" 2 err "no admin key" -- admin --server 127.0.0.1:9 status
 expect "credential rl-secret" 2 err "CREDENTIAL '...': hrp: rl-secret is not an API key" -- admin "$@" \
     tenant add acme "$secret"
 
+# wire_protocol.md "For V1, CP may consider a queue healthy": udp_port must
+# match the probed endpoint. A one-shot responder answers with the bound port
+# (healthy) or another one (not healthy); skipped without python3-cryptography.
+if python3 -c 'import cryptography' 2>/dev/null; then
+    for delta in 0 1; do
+        rm -f "$tmp/port"
+        python3 "$(dirname "$0")/fake_status_server.py" "$tmp/port" "$delta" &
+        pid=$!
+        i=0
+        while [ ! -s "$tmp/port" ] && [ "$i" -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+        port=$(cat "$tmp/port")
+        if [ "$delta" -eq 0 ]; then want="(127.0.0.1:$port): healthy"; else want="(127.0.0.1:$port): not healthy"; fi
+        expect "status: udp_port delta $delta" 0 out "$want" -- admin --server "127.0.0.1:$port" --secret "$secret" \
+            --timeout 2000 status
+        wait "$pid"
+    done
+else
+    echo "skip status udp_port cases: python3 cryptography not installed"
+fi
+
 echo "run_admin_args: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]
