@@ -23,7 +23,7 @@ static int decode_kind(const uint8_t *pdu, size_t len, bool round_trip, r_admin_
 #if FUZZ_ADMIN_KIND == 1
     r_admin_tenant_ack_t out, before;
     memset(&out, 0x5A, sizeof out);
-    before = out;
+    memcpy(&before, &out, sizeof before);
     rc = r_admin_decode_tenant_ack(pdu, len, &out, &d);
     if (rc == RCLIENT_OK && round_trip) {
         FUZZ_CHECK(out.status == 0);
@@ -33,7 +33,7 @@ static int decode_kind(const uint8_t *pdu, size_t len, bool round_trip, r_admin_
 #elif FUZZ_ADMIN_KIND == 2
     r_admin_status_response_t out, before;
     memset(&out, 0x5A, sizeof out);
-    before = out;
+    memcpy(&before, &out, sizeof before);
     rc = r_admin_decode_status_response(pdu, len, &out, &d);
     if (rc == RCLIENT_OK) {
         for (int f = 0; f < R_STATUS_FIELD_COUNT; f++) {
@@ -57,7 +57,7 @@ static int decode_kind(const uint8_t *pdu, size_t len, bool round_trip, r_admin_
 #else
     r_admin_metrics_response_t out, before;
     memset(&out, 0x5A, sizeof out);
-    before = out;
+    memcpy(&before, &out, sizeof before);
     rc = r_admin_decode_metrics_response(pdu, len, &out, &d);
     if (rc == RCLIENT_OK) {
         static r_metrics_label_record_t labels[MAX_RECORDS];

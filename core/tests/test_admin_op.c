@@ -154,9 +154,11 @@ static void test_tenant_add_sends_the_mutation(void **state) {
 static void test_tenant_ack_completes(void **state) {
     (void)state;
     r_admin_op_t *op = start_add(300);
-    uint8_t d[1200];
+    uint8_t d[1200], before[1200];
     size_t n = response(0, S1, TA_ADD, sizeof TA_ADD, d);
+    memcpy(before, d, n);
     ASSERT_OK(r_admin_op_on_datagram(op, d, n, diag));
+    assert_memory_equal(d, before, n); /* decrypted in a copy, the caller's bytes untouched */
     assert_int_equal(H->n_events, 2);
     assert_int_equal(H->events[0].kind, R_ADMIN_EVENT_TENANT_ACK);
     assert_int_equal(H->ack_operation, R_TENANT_OP_ADD);

@@ -211,7 +211,8 @@ static void test_decode_leaves_out_untouched_on_error(void **state) {
     pdu[5] = 1;
     r_admin_tenant_mutation_t tm;
     memset(&tm, 0xAB, sizeof tm);
-    r_admin_tenant_mutation_t before = tm;
+    r_admin_tenant_mutation_t before;
+    memcpy(&before, &tm, sizeof before);
     assert_int_equal(r_admin_decode_tenant_mutation(pdu, sizeof pdu, &tm, NULL), RCLIENT_ERR_PROTOCOL);
     assert_memory_equal(&tm, &before, sizeof tm);
 }

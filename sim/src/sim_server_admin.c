@@ -601,7 +601,7 @@ static size_t page(const srv_tenant_t *t, unsigned fam, uint32_t start, uint8_t 
     return mr_header(o, fam, PK_MORE, at - 8u);
 }
 
-static size_t metrics_answer(sim_server_t *s, srv_tenant_t *t, const uint8_t *q, size_t n, uint8_t *o) {
+static size_t metrics_answer(const srv_tenant_t *t, const uint8_t *q, size_t n, uint8_t *o) {
     unsigned fam = q[4], kind = q[5];
     if (fam == FAM_SUMMARY) {
         if (t == NULL) {
@@ -652,7 +652,6 @@ static size_t metrics_answer(sim_server_t *s, srv_tenant_t *t, const uint8_t *q,
     if (clen != CURSOR_LEN || srv_ld32(q + 16) != t->metrics_gen || srv_ld32(q + 12) > total) {
         return mr_header(o, fam, PK_CURSOR_INVALID, 0);
     }
-    (void)s;
     return page(t, fam, srv_ld32(q + 12), o);
 }
 
@@ -673,7 +672,7 @@ static sim_server_verdict_t metrics_query(sim_server_t *s, const srv_frame_t *f,
     }
     uint8_t q[SRV_MAX_DATAGRAM];
     memcpy(q, pdu, n); /* the answer is written over the request */
-    size_t len = metrics_answer(s, t, q, n, s->scratch + ADMIN_PDU_OFF);
+    size_t len = metrics_answer(t, q, n, s->scratch + ADMIN_PDU_OFF);
     *reply = s->resp;
     *reply_len = admin_seal(s, f, len);
     return SIM_SRV_ADMIN_ANSWERED;
