@@ -186,6 +186,7 @@ static srv_tenant_t *tenant_create(sim_server_t *s, uint64_t key_id) {
         return NULL;
     }
     t->key_id = key_id;
+    t->metrics_gen = ++s->metrics_gen_seq; /* a re-added key_id does not continue old cursors */
     size_t i = tenant_slot(key_id, s->tenant_cap);
     while (s->tenants[i] != NULL) {
         i = (i + 1) & (s->tenant_cap - 1);
@@ -402,6 +403,7 @@ int sim_server_restart(sim_server_t *s, uint64_t new_start_s) {
     for (size_t i = 0; i < s->tenant_cap; i++) {
         if (s->tenants[i] != NULL) {
             srv_metrics_reset(s->tenants[i]);
+            s->tenants[i]->metrics_gen = ++s->metrics_gen_seq;
         }
     }
     uint64_t generation = s->st.table_generation;

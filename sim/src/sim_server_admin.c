@@ -265,7 +265,13 @@ static sim_server_verdict_t admit(sim_server_t *s, uint64_t header_key_id, const
     r_auth_key_info_t info;
     r_key_diag_t diag;
     memset(&diag, 0, sizeof diag);
-    if (r_client_parse_auth_key_diag((const char *)cred, cred_len, &info, &diag) != RCLIENT_OK || cred_len == 0) {
+    /* Checked before parsing: the parser reads a length of 0 as "up to the
+     * NUL", which would take bytes past the PDU for the credential. */
+    if (cred_len == 0) {
+        return SRV_DROP(s, SIM_SRV_DROP_ADMIN, .where = "tenant mutation", .field = "tenant_key_len", .got = 0,
+                        .note = "empty credential");
+    }
+    if (r_client_parse_auth_key_diag((const char *)cred, cred_len, &info, &diag) != RCLIENT_OK) {
         return SRV_DROP(s, SIM_SRV_DROP_ADMIN, .where = "tenant mutation", .field = "tenant_key",
                         .note = diag.reason == R_KEY_ERR_HRP ? "unknown tenant-key HRP (want rl-none, rl-cookie or rl-aes)"
                                 : diag.reason == R_KEY_ERR_QUOTA ? "invalid quota word"
@@ -674,6 +680,9 @@ static sim_server_verdict_t metrics_query(sim_server_t *s, const srv_frame_t *f,
 
 /* ---- dispatch ------------------------------------------------------------------- */
 
+static sim_server_verdict_t admin_opened(sim_server_t *s, uint64_t now_ms, const srv_frame_t *f,
+                                         const uint8_t **reply, size_t *reply_len);
+
 sim_server_verdict_t srv_admin_handle(sim_server_t *s, uint64_t now_ms, const uint8_t *in, size_t len,
                                       const srv_frame_t *f, const uint8_t **reply, size_t *reply_len) {
     if (f->auth_type != SRV_TLV_AUTH_AES) {
@@ -682,9 +691,20 @@ sim_server_verdict_t srv_admin_handle(sim_server_t *s, uint64_t now_ms, const ui
                         .note = "administrative PDUs use AES-256-GCM");
     }
     if (srv_auth_open(&s->admin, in, len, f, s->scratch) != SRV_OK) {
+        OPENSSL_cleanse(s->scratch + f->pdu_off, f->pdu_len);
         return SRV_DROP(s, SIM_SRV_DROP_AUTH, .where = "auth TLV",
                         .note = "AES-256-GCM tag does not verify under the admin key");
     }
+    /* A Tenant Mutation's plaintext carries the tenant credential: every
+     * path below ends with the request's scratch copy cleansed (the reply
+     * is sealed into s->resp or cached by then). */
+    sim_server_verdict_t v = admin_opened(s, now_ms, f, reply, reply_len);
+    OPENSSL_cleanse(s->scratch + f->pdu_off, f->pdu_len);
+    return v;
+}
+
+static sim_server_verdict_t admin_opened(sim_server_t *s, uint64_t now_ms, const srv_frame_t *f,
+                                         const uint8_t **reply, size_t *reply_len) {
     const uint8_t *pdu = s->scratch + f->pdu_off;
     size_t n = f->pdu_len;
     uint16_t type = srv_ld16(pdu), size = srv_ld16(pdu + 2);

@@ -139,6 +139,9 @@ struct sim_server {
     srv_status_counts_t st;
     uint64_t table_hash;               /* XOR of the loaded keys' (key_id, quota word) hashes */
     uint64_t batch;                    /* sim_server_batch_begin count */
+    uint32_t metrics_gen_seq;          /* last metrics_gen handed out: every tenant incarnation and
+                                          every reset of its records gets a new one, so no cursor
+                                          outlives them */
     sim_server_memory_fn host_memory;  /* sim_server_set_host_memory, or NULL */
     void *host_memory_ctx;
     bool has_admin;

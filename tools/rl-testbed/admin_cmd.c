@@ -2,6 +2,8 @@
  * into an admin_cfg_t and calls the engine (admin_run.c) and the printer
  * (admin_print.c). Every bad argument is named in the message. */
 #include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,14 +48,21 @@ static int bad(const char *what, const char *value, const char *want) {
     return ADMIN_EXIT_USAGE;
 }
 
+/* Decimal or 0x-hex digits only: no sign, no blanks (strtoull would take
+ * both), and no value past max or past u64 (strtoull clamps with ERANGE). */
 static int parse_u64(const char *s, uint64_t max, uint64_t *out) {
     char *end = NULL;
     if (s[0] < '0' || s[0] > '9') {
         return -1;
     }
     bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-    unsigned long long v = strtoull(hex ? s + 2 : s, &end, hex ? 16 : 10);
-    if (end == (hex ? s + 2 : s) || *end != '\0' || v > max) {
+    const char *digits = hex ? s + 2 : s;
+    if (!(hex ? isxdigit((unsigned char)digits[0]) : isdigit((unsigned char)digits[0]))) {
+        return -1;
+    }
+    errno = 0;
+    unsigned long long v = strtoull(digits, &end, hex ? 16 : 10);
+    if (errno == ERANGE || end == digits || *end != '\0' || v > max) {
         return -1;
     }
     *out = v;

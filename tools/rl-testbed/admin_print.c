@@ -117,7 +117,10 @@ static size_t status_rows(const r_admin_status_response_t *s, row_t *r) {
 static void print_status(FILE *f, const admin_cfg_t *c, const admin_result_t *r) {
     row_t rows[64];
     size_t n = status_rows(&r->status_response, rows);
-    bool healthy = r_admin_status_healthy(&r->status_response);
+    /* wire_protocol.md "For V1, CP may consider a queue healthy": also
+     * "udp_port and queue_index match the probed queue endpoint"; the port
+     * is the one probed (--server), the queue is not known here. */
+    bool healthy = r_admin_status_healthy(&r->status_response) && r->status_response.udp_port == c->server.port;
     if (c->json) {
         fprintf(f, "{\"command\":\"status\",\"ok\":true,\"server_id\":\"%" PRIu64 "\",\"healthy\":%s,\"fields\":{",
                 r->server_id, healthy ? "true" : "false");
