@@ -122,7 +122,7 @@ static int load_entry(sweep_t *sw, size_t e, const char *text, size_t len, char 
                 return ERR("%s: traces[%zu]: the trace's name \"%s\" is not usable as a sweep name (%s): give \"name\"",
                            sw->file, e, base.name, name_ok(base.name) ? "too long with the variant" : "characters");
             }
-            snprintf(t->name, sizeof t->name, "%s", full);
+            memcpy(t->name, full, strlen(full) + 1); /* fits: checked above */
             t->name_from_trace = false;
         }
         if (strcmp(t->sets_json, "{}") == 0) {
