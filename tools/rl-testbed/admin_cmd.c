@@ -23,7 +23,7 @@ static void usage_admin(FILE *f) {
           "  status                                                     the listener's Status Response V1\n"
           "  metrics summary|labels|services TENANT                     one tenant's metrics, every page\n"
           "\n"
-          "  TENANT               a key_id (decimal) or a credential (rl-none1..., rl-cookie1..., rl-aes1...)\n"
+          "  TENANT               a key_id (decimal or 0x hex) or a credential (rl-none1..., rl-cookie1..., rl-aes1...)\n"
           "  --server HOST:PORT   the server (IPv4:PORT or [IPv6]:PORT); default: $RATELIMITLY_ADMIN_SERVER\n"
           "  --secret RL_SECRET   the administrative key (rl-secret1...); default: $RATELIMITLY_ADMIN_SECRET\n"
           "  --timeout MS         wait for each answer (each page) this long (default 1000)\n"
@@ -36,8 +36,8 @@ static void usage_admin(FILE *f) {
           "  --help               print this help\n"
           "\n"
           "Exit status: 0 answered, 1 the server answered with an error page (metrics: not found, invalid,\n"
-          "unsupported, record too large), 2 usage error, 3 no answer (timeout; a refused mutation is\n"
-          "never answered) or a socket or key failure.\n",
+          "unsupported, record too large), 2 usage error (a malformed admin key included), 3 no answer\n"
+          "(timeout; a refused mutation is never answered) or a socket failure.\n",
           f);
 }
 

@@ -53,5 +53,11 @@ expect "no server listening: timeout with a hint" 3 err \
     "status: no answer before the timeout (no server with --admin-secret listens at that address" \
     -- "${a[@]}" --timeout 100 status
 
+# docs/serve.md "Administrative channel": a key made with the project's Bech32 encoder is accepted
+# (the request is sent and times out: no server there).
+made=$(cd "$here/../../.." && python3 -c 'import os, sys; sys.path.insert(0, "vectors/tools"); import gen_vectors as g; print(g.bech32_encode("rl-secret", os.urandom(32)))')
+RATELIMITLY_ADMIN_SECRET=$made RATELIMITLY_ADMIN_SERVER=$srv expect "a key made as docs/serve.md says is accepted" 3 \
+    err "status: no answer before the timeout" -- admin --timeout 100 status
+
 echo "admin usage: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]
