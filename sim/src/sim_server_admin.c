@@ -409,8 +409,9 @@ static sim_server_verdict_t tenant_mutation(sim_server_t *s, uint64_t now_ms, co
                                              .want = n - at - 1u, .note = "must end the PDU"));
         }
         if (!valid_utf8(name, name_len)) {
-            return mutation_fail(s, SRV_DROP(s, SIM_SRV_DROP_ADMIN, .where = "tenant mutation", .field = "name",
-                                             .note = "not valid UTF-8"));
+            return mutation_fail(s, SRV_DROP(s, SIM_SRV_DROP_ADMIN, .where = "tenant mutation",
+                                             .field = "name_len", .got = name_len,
+                                             .note = "name is not valid UTF-8"));
         }
         v = admit(s, f->key_id, pdu + at + 1u, key_len, (const char *)name, name_len);
         if (v != SIM_SRV_ADMIN_ANSWERED) {

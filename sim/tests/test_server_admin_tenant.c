@@ -150,6 +150,21 @@ static void test_malformed_payload_rejected(void **state) {
     ta_fix_free(f);
 }
 
+/* The log reason of a non-UTF-8 name names name_len and the rule, not a
+ * meaningless "name 0" (wire_protocol.md "ADD Tenant": name is UTF-8). */
+static void test_non_utf8_name_reason(void **state) {
+    (void)state;
+    ta_fix_t *f = ta_fix_new(false);
+    uint8_t pdu[600];
+    size_t n = ta_tm(pdu, 0x03, 0, 100, "a\xff", f->k.cred);
+    tu_out_t o;
+    assert_int_equal(ta_send(f, 0x1234u, pdu, n, &o), SIM_SRV_DROP_ADMIN);
+    char got[200];
+    sim_server_reason_text(&o.result.why, got, sizeof got);
+    assert_string_equal(got, "tenant mutation: name_len 2 (name is not valid UTF-8)");
+    ta_fix_free(f);
+}
+
 static void test_duplicate_replays_the_ack(void **state) {
     (void)state;
     ta_fix_t *f = ta_fix_new(false);
@@ -329,6 +344,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_add_acknowledged_and_usable),
         cmocka_unit_test(test_add_is_upsert_with_new_quotas),
+        cmocka_unit_test(test_non_utf8_name_reason),
         cmocka_unit_test(test_unknown_hrp_rejected),
         cmocka_unit_test(test_key_id_mismatch_rejected),
         cmocka_unit_test(test_bad_quota_word_rejected),

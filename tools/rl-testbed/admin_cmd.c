@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,7 @@ static void usage_admin(FILE *f) {
           "  status                                                     the listener's Status Response V1\n"
           "  metrics summary|labels|services TENANT                     one tenant's metrics, every page\n"
           "\n"
-          "  TENANT               a key_id (decimal) or a credential (rl-none1..., rl-cookie1..., rl-aes1...)\n"
+          "  TENANT               a key_id (decimal or 0x hex) or a credential (rl-none1..., rl-cookie1..., rl-aes1...)\n"
           "  --server HOST:PORT   the server (IPv4:PORT or [IPv6]:PORT); default: $RATELIMITLY_ADMIN_SERVER\n"
           "  --secret RL_SECRET   the administrative key (rl-secret1...); default: $RATELIMITLY_ADMIN_SECRET\n"
           "  --timeout MS         wait for each answer (each page) this long (default 1000)\n"
@@ -37,8 +38,8 @@ static void usage_admin(FILE *f) {
           "  --help               print this help\n"
           "\n"
           "Exit status: 0 answered, 1 the server answered with an error page (metrics: not found, invalid,\n"
-          "unsupported, record too large), 2 usage error, 3 no answer (timeout; a refused mutation is\n"
-          "never answered) or a socket or key failure.\n",
+          "unsupported, record too large), 2 usage error (a malformed admin key included), 3 no answer\n"
+          "(timeout; a refused mutation is never answered) or a socket failure.\n",
           f);
 }
 
@@ -101,14 +102,19 @@ static int parse_server(const char *s, r_addr_t *out) {
     return 0;
 }
 
-/* A key_id or a credential's key_id. */
+/* TENANT: a key_id or a credential's key_id; returns 0 or the usage exit code. */
 static int parse_tenant(const char *s, uint64_t *out) {
     if (parse_u64(s, UINT64_MAX, out) == 0) {
         return 0;
     }
     r_auth_key_info_t info;
-    if (r_client_parse_auth_key(s, 0, &info) != RCLIENT_OK) {
-        return -1;
+    r_key_diag_t d;
+    memset(&d, 0, sizeof d);
+    if (r_client_parse_auth_key_diag(s, 0, &info, &d) != RCLIENT_OK) {
+        char why[200];
+        snprintf(why, sizeof why, "want a key_id or an rl-none/rl-cookie/rl-aes credential (as a credential: %s)",
+                 d.message);
+        return bad("TENANT", strncmp(s, "rl-", 3) == 0 ? "..." : s, why); /* never echo a credential */
     }
     *out = info.key_id;
     OPENSSL_cleanse(&info, sizeof info);
@@ -126,6 +132,10 @@ static int apply_quota(const char *q, r_auth_key_info_t *info, char *why, size_t
         }
         info->quota_word = (uint32_t)word;
         return 0;
+    }
+    if (q[0] == '\0') {
+        snprintf(why, cap, "empty: want a quota word or FIELD=NUMBER,...");
+        return -1;
     }
     char buf[256];
     snprintf(buf, sizeof buf, "%s", q);
@@ -148,11 +158,13 @@ static int apply_quota(const char *q, r_auth_key_info_t *info, char *why, size_t
             return -1;
         }
         *dst = (uint32_t)v;
-    }
-    if (rl_quota_encode(&info->quotas, &info->quota_word) != RCLIENT_OK) {
-        snprintf(why, cap, "a value is not representable in the quota word (powers of two; dedup_ttl_ms 10..2000 "
-                           "in steps of 10; rate_window_ms a power of two or 4294967295)");
-        return -1;
+        if (rl_quota_encode(&info->quotas, &info->quota_word) != RCLIENT_OK) {
+            snprintf(why, cap,
+                     "%s=%s is not representable in the quota word (powers of two; dedup_ttl_ms 10..2000 "
+                     "in steps of 10; rate_window_ms a power of two or 4294967295)",
+                     tok, eq + 1);
+            return -1;
+        }
     }
     return 0;
 }
@@ -185,10 +197,19 @@ static int set_credential(admin_cfg_t *c, const char *cred, const char *quota) {
 static int parse_ms(const char *opt, const char *v, uint32_t min, uint32_t *out) {
     uint64_t u = 0;
     if (parse_u64(v, 3600000, &u) != 0 || u < min) {
-        return bad(opt, v, "want milliseconds, a decimal number in range");
+        char want[80];
+        snprintf(want, sizeof want, "want milliseconds, a decimal number %" PRIu32 "..3600000", min);
+        return bad(opt, v, want);
     }
     *out = (uint32_t)u;
     return 0;
+}
+
+/* A command with the wrong number of arguments: name it and what it wants. */
+static int bad_count(const char *command, const char *want, size_t got) {
+    fprintf(stderr, "rl-testbed admin: %s: want %s, got %zu argument(s)\n", command, want, got);
+    fputs("Run 'rl-testbed admin --help' for the options.\n", stderr);
+    return ADMIN_EXIT_USAGE;
 }
 
 /* The command words; returns 0 or the usage exit code. */
@@ -197,22 +218,39 @@ static int parse_words(admin_cfg_t *c, char **w, size_t n, const char *quota) {
         fputs("rl-testbed admin: no command (tenant add|remove, status, metrics)\n", stderr);
         return ADMIN_EXIT_USAGE;
     }
-    if (strcmp(w[0], "status") == 0 && n == 1) {
+    int rc = 0;
+    if (strcmp(w[0], "status") == 0) {
+        if (n != 1) {
+            return bad_count("status", "no argument", n - 1);
+        }
         c->command = ADMIN_STATUS;
-    } else if (strcmp(w[0], "tenant") == 0 && n == 4 && strcmp(w[1], "add") == 0) {
-        c->command = ADMIN_TENANT_ADD;
-        c->name = w[2];
-        if (strlen(w[2]) > 255) {
-            return bad("NAME", w[2], "at most 255 bytes");
+    } else if (strcmp(w[0], "tenant") == 0) {
+        if (n < 2) {
+            return bad_count("tenant", "'add NAME CREDENTIAL' or 'remove TENANT'", 0);
         }
-        return set_credential(c, w[3], quota);
-    } else if (strcmp(w[0], "tenant") == 0 && n == 3 && strcmp(w[1], "remove") == 0) {
+        if (strcmp(w[1], "add") != 0 && strcmp(w[1], "remove") != 0) {
+            return bad("tenant", w[1], "want 'tenant add NAME CREDENTIAL' or 'tenant remove TENANT'");
+        }
+        if (strcmp(w[1], "add") == 0) {
+            if (n != 4) {
+                return bad_count("tenant add", "NAME CREDENTIAL", n - 2);
+            }
+            c->command = ADMIN_TENANT_ADD;
+            c->name = w[2];
+            if (strlen(w[2]) > 255) {
+                return bad("NAME", w[2], "at most 255 bytes");
+            }
+            return set_credential(c, w[3], quota);
+        }
+        if (n != 3) {
+            return bad_count("tenant remove", "TENANT", n - 2);
+        }
         c->command = ADMIN_TENANT_REMOVE;
-        if (parse_tenant(w[2], &c->tenant_id) != 0) {
-            return bad("TENANT", w[2], "want a key_id or an rl-none/rl-cookie/rl-aes credential");
+        rc = parse_tenant(w[2], &c->tenant_id);
+    } else if (strcmp(w[0], "metrics") == 0) {
+        if (n < 2) {
+            return bad_count("metrics", "'summary|labels|services TENANT'", 0);
         }
-    } else if (strcmp(w[0], "metrics") == 0 && n == 3) {
-        c->command = ADMIN_METRICS;
         if (strcmp(w[1], "summary") == 0) {
             c->family = R_METRICS_TENANT_SUMMARY;
         } else if (strcmp(w[1], "labels") == 0) {
@@ -222,12 +260,19 @@ static int parse_words(admin_cfg_t *c, char **w, size_t n, const char *quota) {
         } else {
             return bad("metrics", w[1], "want summary, labels or services");
         }
-        if (parse_tenant(w[2], &c->tenant_id) != 0) {
-            return bad("TENANT", w[2], "want a key_id or an rl-none/rl-cookie/rl-aes credential");
+        if (n != 3) {
+            char command[32];
+            snprintf(command, sizeof command, "metrics %s", w[1]);
+            return bad_count(command, "TENANT", n - 2);
         }
+        c->command = ADMIN_METRICS;
+        rc = parse_tenant(w[2], &c->tenant_id);
     } else {
         return bad("command", w[0], "want 'tenant add NAME CREDENTIAL', 'tenant remove TENANT', 'status' or "
                                     "'metrics summary|labels|services TENANT'");
+    }
+    if (rc != 0) {
+        return rc;
     }
     if (quota != NULL) {
         return bad("--quota", quota, "only with tenant add");
@@ -296,23 +341,38 @@ int rl_cmd_admin(int argc, char **argv) {
     if (rc != 0) {
         return rc;
     }
+    const char *server_from = "--server";
     if (c.server_text == NULL) {
         c.server_text = getenv("RATELIMITLY_ADMIN_SERVER");
+        server_from = "RATELIMITLY_ADMIN_SERVER";
     }
     if (c.server_text == NULL) {
         fputs("rl-testbed admin: no server: give --server HOST:PORT or set RATELIMITLY_ADMIN_SERVER\n", stderr);
         return ADMIN_EXIT_USAGE;
     }
     if (parse_server(c.server_text, &c.server) != 0) {
-        return bad("--server", c.server_text, "want IPv4:PORT or [IPv6]:PORT (numeric, port 1..65535)");
+        return bad(server_from, c.server_text, "want IPv4:PORT or [IPv6]:PORT (numeric, port 1..65535)");
     }
+    const char *secret_from = "--secret";
     if (c.secret == NULL) {
         c.secret = getenv("RATELIMITLY_ADMIN_SECRET");
+        secret_from = "RATELIMITLY_ADMIN_SECRET";
     }
     if (c.secret == NULL) {
         fputs("rl-testbed admin: no admin key: give --secret RL_SECRET or set RATELIMITLY_ADMIN_SECRET\n", stderr);
         return ADMIN_EXIT_USAGE;
     }
+    r_admin_key_t *key = NULL;
+    r_key_diag_t kd;
+    memset(&kd, 0, sizeof kd);
+    if (r_admin_key_create(c.secret, 0, &key, &kd) != RCLIENT_OK) {
+        fprintf(stderr,
+                "rl-testbed admin: %s: not a valid rl-secret credential: %s (give the rl-secret1... key the server "
+                "was started with, e.g. serve --admin-secret)\n",
+                secret_from, kd.message); /* never echo a key */
+        return ADMIN_EXIT_USAGE;
+    }
+    r_admin_key_destroy(key);
     admin_result_t r;
     char err[256] = "";
     rc = admin_run(&c, &r, err);

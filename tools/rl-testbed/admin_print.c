@@ -249,9 +249,11 @@ int admin_print(FILE *f, const admin_cfg_t *c, const admin_result_t *r) {
         const char *why = r->nomem ? "out of memory"
                           : r->status == RCLIENT_ERR_TIMEOUT
                               ? (c->command == ADMIN_TENANT_ADD || c->command == ADMIN_TENANT_REMOVE
-                                     ? "no acknowledgment before the timeout (a refused mutation is never answered: "
-                                       "see the server's log)"
-                                     : "no answer before the timeout")
+                                     ? "no acknowledgment before the timeout (a refused mutation is never answered, "
+                                       "nor is a request under another admin key or to an address where no server "
+                                       "with --admin-secret listens: see the server's log)"
+                                     : "no answer before the timeout (no server with --admin-secret listens at that "
+                                       "address, or its admin key is another: see the server's log)")
                               : r_client_strerror(r->status);
         if (c->json) {
             fprintf(f, "{\"command\":\"%s\",\"ok\":false,\"error\":\"%s\",\"sent\":%" PRIu32 "}\n", command_name(c),
