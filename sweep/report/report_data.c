@@ -30,7 +30,7 @@ const rep_stat_t *rep_stat(const rep_data_t *d, size_t c, size_t t, rep_metric_t
     return &d->stats[(c * d->n_traces + t) * REP_M_COUNT + (size_t)m];
 }
 
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t cap, const char *fmt, ...)
+int rep_fail(char *err, size_t cap, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -142,11 +142,11 @@ static int collect_names(json_t *rows, rep_data_t *d, const char *file, char *er
         const char *c = json_string_value(json_object_get(row, "config"));
         const char *t = json_string_value(json_object_get(row, "trace"));
         if (!json_is_object(row) || c == NULL || t == NULL || !valid_name(c) || !valid_name(t))
-            return fail(err, cap, "%s: rows[%zu]: expected an object with config and trace names", file, i);
+            return rep_fail(err, cap, "%s: rows[%zu]: expected an object with config and trace names", file, i);
         if (rep_find_config(d, c) == d->n_configs && add_config(d, c) != 0)
-            return fail(err, cap, "%s: out of memory", file);
+            return rep_fail(err, cap, "%s: out of memory", file);
         if (rep_find_trace(d, t) == d->n_traces && add_trace(d, t) != 0)
-            return fail(err, cap, "%s: out of memory", file);
+            return rep_fail(err, cap, "%s: out of memory", file);
     }
     return 0;
 }
@@ -155,7 +155,7 @@ static int read_row(json_t *row, size_t i, rep_data_t *d, const char *file, char
 {
     const char *mname = json_string_value(json_object_get(row, "metric"));
     if (mname == NULL)
-        return fail(err, cap, "%s: rows[%zu].metric: expected a string", file, i);
+        return rep_fail(err, cap, "%s: rows[%zu].metric: expected a string", file, i);
     int m = metric_index(mname);
     if (m < 0)
         return 0; /* a metric the report does not show */
@@ -163,20 +163,20 @@ static int read_row(json_t *row, size_t i, rep_data_t *d, const char *file, char
     size_t t = rep_find_trace(d, json_string_value(json_object_get(row, "trace")));
     rep_stat_t *s = &d->stats[(c * d->n_traces + t) * REP_M_COUNT + (size_t)m];
     if (s->has || s->n != 0)
-        return fail(err, cap, "%s: rows[%zu]: duplicate row for %s, %s, %s", file, i, d->configs[c].name,
+        return rep_fail(err, cap, "%s: rows[%zu]: duplicate row for %s, %s, %s", file, i, d->configs[c].name,
                     d->traces[t].name, mname);
     if (get_count(row, "n", &s->n) != 0)
-        return fail(err, cap, "%s: rows[%zu].n: expected a count", file, i);
+        return rep_fail(err, cap, "%s: rows[%zu].n: expected a count", file, i);
     if (get_count(row, "errors", &s->errors) != 0)
-        return fail(err, cap, "%s: rows[%zu].errors: expected a count", file, i);
+        return rep_fail(err, cap, "%s: rows[%zu].errors: expected a count", file, i);
     static const char *const keys[] = {"mean", "min", "p50", "p90", "p99", "max"};
     double *dst[] = {&s->mean, &s->min, &s->p50, &s->p90, &s->p99, &s->max};
     bool has = false;
     for (size_t k = 0; k < 6; k++) {
         if (get_number(row, keys[k], true, dst[k], &has) != 0)
-            return fail(err, cap, "%s: rows[%zu].%s: expected a number or null", file, i, keys[k]);
+            return rep_fail(err, cap, "%s: rows[%zu].%s: expected a number or null", file, i, keys[k]);
         if (has != (s->n > 0))
-            return fail(err, cap, "%s: rows[%zu].%s: %s", file, i, keys[k],
+            return rep_fail(err, cap, "%s: rows[%zu].%s: %s", file, i, keys[k],
                         s->n > 0 ? "null with n > 0" : "a number with n = 0");
     }
     s->has = s->n > 0;
@@ -185,17 +185,17 @@ static int read_row(json_t *row, size_t i, rep_data_t *d, const char *file, char
         return 0;
     json_t *dn = json_object_get(diff, "n");
     if (!json_is_object(diff) || (!json_is_null(dn) && get_count(diff, "n", &s->diff_n) != 0))
-        return fail(err, cap, "%s: rows[%zu].diff.n: expected a count or null", file, i);
+        return rep_fail(err, cap, "%s: rows[%zu].diff.n: expected a count or null", file, i);
     if (get_number(diff, "mean", false, &s->diff_mean, &s->has_diff) != 0)
-        return fail(err, cap, "%s: rows[%zu].diff.mean: expected a number or null", file, i);
+        return rep_fail(err, cap, "%s: rows[%zu].diff.mean: expected a number or null", file, i);
     bool h1 = false, h2 = false, h3 = false;
     if (get_number(diff, "sd", false, &s->diff_sd, &h1) != 0 ||
         get_number(diff, "ci_low", false, &s->ci_low, &h2) != 0 ||
         get_number(diff, "ci_high", false, &s->ci_high, &h3) != 0)
-        return fail(err, cap, "%s: rows[%zu].diff: sd, ci_low and ci_high must be numbers or null", file, i);
+        return rep_fail(err, cap, "%s: rows[%zu].diff: sd, ci_low and ci_high must be numbers or null", file, i);
     s->has_ci = s->has_diff && h1 && h2 && h3; /* an interval without a mean difference is not shown */
     if (s->has_ci && s->ci_low > s->ci_high)
-        return fail(err, cap, "%s: rows[%zu].diff: ci_low above ci_high", file, i);
+        return rep_fail(err, cap, "%s: rows[%zu].diff: ci_low above ci_high", file, i);
     return 0;
 }
 
@@ -205,11 +205,11 @@ static json_t *parse_json(const char *text, size_t len, const char *name, char *
     *rc = 0;
     json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
     if (root == NULL)
-        *rc = fail(err, cap, "%s: line %d column %d: %s", name, je.line, je.column, je.text);
+        *rc = rep_fail(err, cap, "%s: line %d column %d: %s", name, je.line, je.column, je.text);
     else if (!json_is_object(root)) {
         json_decref(root);
         root = NULL;
-        *rc = fail(err, cap, "%s: expected a JSON object", name);
+        *rc = rep_fail(err, cap, "%s: expected a JSON object", name);
     }
     return root;
 }
@@ -218,13 +218,13 @@ static int summary_header(json_t *root, rep_data_t *d, const char *file, char *e
 {
     const char *schema = json_string_value(json_object_get(root, "schema"));
     if (schema == NULL || strcmp(schema, "ratelimitly-sweep-summary/v1") != 0)
-        return fail(err, cap, "%s: schema: expected \"ratelimitly-sweep-summary/v1\"", file);
+        return rep_fail(err, cap, "%s: schema: expected \"ratelimitly-sweep-summary/v1\"", file);
     const char *sweep = json_string_value(json_object_get(root, "sweep"));
     const char *base = json_string_value(json_object_get(root, "baseline"));
     if (sweep == NULL || !valid_name(sweep))
-        return fail(err, cap, "%s: sweep: expected a name", file);
+        return rep_fail(err, cap, "%s: sweep: expected a name", file);
     if (base == NULL || !valid_name(base))
-        return fail(err, cap, "%s: baseline: expected a name", file);
+        return rep_fail(err, cap, "%s: baseline: expected a name", file);
     (void)snprintf(d->sweep, sizeof d->sweep, "%s", sweep);
     (void)snprintf(d->baseline, sizeof d->baseline, "%s", base);
     const char *hash = json_string_value(json_object_get(root, "sweep_hash"));
@@ -249,22 +249,22 @@ int rep_data_parse(const char *summary, size_t summary_len, const char *manifest
     json_t *rows = json_object_get(root, "rows");
     rc = summary_header(root, &d, path, err, cap);
     if (rc == 0 && !json_is_array(rows))
-        rc = fail(err, cap, "%s: rows: expected an array", path);
+        rc = rep_fail(err, cap, "%s: rows: expected an array", path);
     if (rc == 0)
         rc = collect_names(rows, &d, path, err, cap);
     if (rc == 0 && d.n_configs == 0)
-        rc = fail(err, cap, "%s: rows: no rows", path);
+        rc = rep_fail(err, cap, "%s: rows: no rows", path);
     if (rc == 0) {
         d.baseline_idx = rep_find_config(&d, d.baseline);
         if (d.baseline_idx == d.n_configs)
-            rc = fail(err, cap, "%s: baseline: \"%s\" has no rows", path, d.baseline);
+            rc = rep_fail(err, cap, "%s: baseline: \"%s\" has no rows", path, d.baseline);
     }
     if (rc == 0 && d.n_configs * d.n_traces > REP_MAX_CELLS)
-        rc = fail(err, cap, "%s: rows: more than %u (configuration, trace) pairs", path, REP_MAX_CELLS);
+        rc = rep_fail(err, cap, "%s: rows: more than %u (configuration, trace) pairs", path, REP_MAX_CELLS);
     if (rc == 0) {
         d.stats = calloc(d.n_configs * d.n_traces * REP_M_COUNT, sizeof *d.stats);
         if (d.stats == NULL)
-            rc = fail(err, cap, "%s: out of memory", path);
+            rc = rep_fail(err, cap, "%s: out of memory", path);
     }
     size_t i;
     json_t *row;
@@ -303,7 +303,7 @@ static char *read_file(const char *path, size_t *len, bool *missing, char *err, 
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
         *missing = errno == ENOENT;
-        (void)fail(err, cap, "%s: %s", path, strerror(errno));
+        (void)rep_fail(err, cap, "%s: %s", path, strerror(errno));
         return NULL;
     }
     size_t used = 0, size = 65536;
@@ -311,7 +311,7 @@ static char *read_file(const char *path, size_t *len, bool *missing, char *err, 
     while (buf != NULL) {
         used += fread(buf + used, 1, size - used - 1, f);
         if (ferror(f) || used > REP_MAX_FILE_BYTES) {
-            (void)fail(err, cap, "%s: %s", path, ferror(f) ? "read error" : "larger than 1 GiB");
+            (void)rep_fail(err, cap, "%s: %s", path, ferror(f) ? "read error" : "larger than 1 GiB");
             free(buf);
             buf = NULL;
             break;
@@ -322,7 +322,7 @@ static char *read_file(const char *path, size_t *len, bool *missing, char *err, 
         if (n == NULL) {
             free(buf);
             buf = NULL;
-            (void)fail(err, cap, "%s: out of memory", path);
+            (void)rep_fail(err, cap, "%s: out of memory", path);
             break;
         }
         buf = n;

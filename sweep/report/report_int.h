@@ -6,6 +6,11 @@
 
 #include "sweep_report.h"
 
+/* Write the printf-style message into err (cap bytes, NUL-terminated, truncated
+ * if longer) and return -1: the one error path of every report reader and
+ * writer. */
+__attribute__((format(printf, 3, 4))) int rep_fail(char *err, size_t cap, const char *fmt, ...);
+
 /* Index of a configuration or trace by name, or n_configs / n_traces. */
 size_t rep_find_config(const rep_data_t *d, const char *name);
 size_t rep_find_trace(const rep_data_t *d, const char *name);

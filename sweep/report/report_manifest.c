@@ -5,22 +5,12 @@
  * the policy columns are empty and loss rates come from trace names. */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
 #include "report_int.h"
-
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t cap, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    (void)vsnprintf(err, cap, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 static bool get_u32(json_t *o, const char *key, uint32_t *v)
 {
@@ -80,10 +70,10 @@ static int apply_configs(json_t *arr, rep_data_t *d, const char *path, char *err
         r_policy_schedule_t sched;
         const char *why = NULL;
         if (!read_policy(json_object_get(e, "policy"), &rc->policy))
-            return fail(err, cap, "%s: configurations[%zu].policy: expected the policy fields of docs/sweep.md", path,
+            return rep_fail(err, cap, "%s: configurations[%zu].policy: expected the policy fields of docs/sweep.md", path,
                         i);
         if (r_client_policy_schedule(&rc->policy, UINT32_MAX, &sched, &why) != RCLIENT_OK)
-            return fail(err, cap, "%s: configurations[%zu].policy: %s", path, i, why != NULL ? why : "invalid");
+            return rep_fail(err, cap, "%s: configurations[%zu].policy: %s", path, i, why != NULL ? why : "invalid");
         rc->has_policy = true;
         rc->horizon_ms = sched.ttl_ms;
     }
@@ -103,7 +93,7 @@ static int apply_traces(json_t *arr, rep_data_t *d, const char *path, char *err,
             continue;
         double v = json_number_value(p);
         if (!json_is_number(p) || !(v >= 0.0 && v <= 1.0))
-            return fail(err, cap, "%s: traces[%zu].set: links.default.loss.loss_p: expected a probability", path, i);
+            return rep_fail(err, cap, "%s: traces[%zu].set: links.default.loss.loss_p: expected a probability", path, i);
         d->traces[t].has_loss = true;
         d->traces[t].loss_p = v;
     }
@@ -137,16 +127,16 @@ int rep_manifest_apply(const char *text, size_t len, const char *path, rep_data_
     json_error_t je;
     json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
     if (root == NULL)
-        return fail(err, cap, "%s: line %d column %d: %s", path, je.line, je.column, je.text);
+        return rep_fail(err, cap, "%s: line %d column %d: %s", path, je.line, je.column, je.text);
     int rc = 0;
     json_t *configs = json_object_get(root, "configurations");
     json_t *traces = json_object_get(root, "traces");
     if (!json_is_object(root))
-        rc = fail(err, cap, "%s: expected a JSON object", path);
+        rc = rep_fail(err, cap, "%s: expected a JSON object", path);
     else if (configs != NULL && !json_is_array(configs))
-        rc = fail(err, cap, "%s: configurations: expected an array", path);
+        rc = rep_fail(err, cap, "%s: configurations: expected an array", path);
     else if (traces != NULL && !json_is_array(traces))
-        rc = fail(err, cap, "%s: traces: expected an array", path);
+        rc = rep_fail(err, cap, "%s: traces: expected an array", path);
     const char *desc = json_string_value(json_object_get(root, "description"));
     if (rc == 0 && desc != NULL)
         (void)snprintf(d->description, sizeof d->description, "%s", desc);

@@ -104,15 +104,6 @@ __attribute__((format(printf, 2, 3))) static void out(out_t *o, const char *fmt,
     va_end(ap);
 }
 
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t cap, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    (void)vsnprintf(err, cap, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 /* ---- the columns of a summary table -------------------------------------- */
 
 typedef struct {
@@ -199,7 +190,7 @@ static void copy_notes(out_t *o, const char *path, char *err, size_t cap, int *r
 {
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
-        *rc = fail(err, cap, "%s: %s", path, strerror(errno));
+        *rc = rep_fail(err, cap, "%s: %s", path, strerror(errno));
         return;
     }
     char buf[8192];
@@ -209,7 +200,7 @@ static void copy_notes(out_t *o, const char *path, char *err, size_t cap, int *r
             o->bad = true;
     }
     if (ferror(f))
-        *rc = fail(err, cap, "%s: read error", path);
+        *rc = rep_fail(err, cap, "%s: read error", path);
     (void)fclose(f);
     out(o, "\n");
 }
@@ -335,6 +326,28 @@ static void section_groups(out_t *o, const rep_data_t *d, const rep_options_t *o
     }
 }
 
+/* The rest of a table whose header row (up to its last column title) is
+ * written: the separator row, then one row per configuration, anchored
+ * "<anchor>-<name>", with metric m of each trace in cols formatted as f. */
+static void config_by_trace_rows(out_t *o, const rep_data_t *d, const char *anchor, const size_t *cols, size_t ncols,
+                                 fmt_t f, rep_metric_t m)
+{
+    out(o, "\n|---|");
+    for (size_t i = 0; i < ncols; i++)
+        out(o, "---:|");
+    out(o, "\n");
+    for (size_t c = 0; c < d->n_configs; c++) {
+        out(o, "| <a id=\"%s-%s\"></a>`%s` |", anchor, d->configs[c].name, d->configs[c].name);
+        for (size_t i = 0; i < ncols; i++) {
+            char b[48];
+            fmt_stat(b, sizeof b, f, rep_stat(d, c, cols[i], m));
+            out(o, " %s |", b);
+        }
+        out(o, "\n");
+    }
+    out(o, "\n");
+}
+
 static void section_loss(out_t *o, const rep_data_t *d, const rep_result_t *res, const size_t *lt, size_t nl)
 {
     out(o, "## <a id=\"loss\"></a>Availability against loss rate\n\n");
@@ -347,20 +360,7 @@ static void section_loss(out_t *o, const rep_data_t *d, const rep_result_t *res,
     for (size_t i = 0; i < nl; i++)
         out(o, " [%s](tables.md#trace-%s) (loss %g %%) |", d->traces[lt[i]].name, d->traces[lt[i]].name,
             d->traces[lt[i]].loss_p * 100.0);
-    out(o, "\n|---|");
-    for (size_t i = 0; i < nl; i++)
-        out(o, "---:|");
-    out(o, "\n");
-    for (size_t c = 0; c < d->n_configs; c++) {
-        out(o, "| <a id=\"loss-%s\"></a>`%s` |", d->configs[c].name, d->configs[c].name);
-        for (size_t i = 0; i < nl; i++) {
-            char b[48];
-            fmt_stat(b, sizeof b, F_AVAIL, rep_stat(d, c, lt[i], REP_M_AVAILABILITY));
-            out(o, " %s |", b);
-        }
-        out(o, "\n");
-    }
-    out(o, "\n");
+    config_by_trace_rows(o, d, "loss", lt, nl, F_AVAIL, REP_M_AVAILABILITY);
 }
 
 static void section_overconsumption(out_t *o, const rep_data_t *d, const rep_result_t *res)
@@ -419,20 +419,7 @@ static void section_convergence(out_t *o, const rep_data_t *d, const rep_result_
            "ever above 0.\n\n| configuration |");
     for (size_t i = 0; i < nf; i++)
         out(o, " [%s](tables.md#trace-%s) (ms) |", d->traces[ft[i]].name, d->traces[ft[i]].name);
-    out(o, "\n|---|");
-    for (size_t i = 0; i < nf; i++)
-        out(o, "---:|");
-    out(o, "\n");
-    for (size_t c = 0; c < d->n_configs; c++) {
-        out(o, "| <a id=\"conv-%s\"></a>`%s` |", d->configs[c].name, d->configs[c].name);
-        for (size_t i = 0; i < nf; i++) {
-            char b[48];
-            fmt_stat(b, sizeof b, F_CONV, rep_stat(d, c, ft[i], REP_M_CONVERGENCE));
-            out(o, " %s |", b);
-        }
-        out(o, "\n");
-    }
-    out(o, "\n");
+    config_by_trace_rows(o, d, "conv", ft, nf, F_CONV, REP_M_CONVERGENCE);
 }
 
 static void section_latency_u(out_t *o, const rep_data_t *d, const rep_result_t *res, const size_t *et, size_t ne)
@@ -513,7 +500,7 @@ static void write_report(out_t *o, const rep_data_t *d, const rep_options_t *opt
     size_t *lt = malloc((d->n_traces + 1) * sizeof *lt), *ft = malloc((d->n_traces + 1) * sizeof *ft),
            *et = malloc((d->n_traces + 1) * sizeof *et);
     if (lt == NULL || ft == NULL || et == NULL) {
-        *rc = fail(err, cap, "out of memory");
+        *rc = rep_fail(err, cap, "out of memory");
     } else {
         size_t nl = rep_loss_traces(d, lt), nf = rep_fault_traces(d, ft), ne = rep_empirical_traces(d, et);
         header(o, d, "HA policy sweep report");
@@ -598,13 +585,13 @@ static int write_file(const char *dir, const char *name, char *err, size_t cap,
     (void)snprintf(path, sizeof path, "%s/%s", dir, name);
     out_t o = {fopen(path, "w"), false};
     if (o.f == NULL)
-        return fail(err, cap, "%s: %s", path, strerror(errno));
+        return rep_fail(err, cap, "%s: %s", path, strerror(errno));
     int rc = 0;
     body(&o, d, opt, sel, res, err, cap, &rc);
     if (fclose(o.f) != 0)
         o.bad = true;
     if (rc == 0 && o.bad)
-        rc = fail(err, cap, "%s: write error", path);
+        rc = rep_fail(err, cap, "%s: write error", path);
     return rc;
 }
 

@@ -20,15 +20,6 @@ static const char *const colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e"
                                       "#8c6d31", "#843c39", "#7b4173", "#3182bd"};
 #define GREY "#b0b0b0"
 
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t cap, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    (void)vsnprintf(err, cap, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 typedef struct {
     FILE *f;
     bool bad;
@@ -67,7 +58,7 @@ static int open_out(const char *dir, const char *name, const char *ext, pout_t *
     (void)snprintf(path, pcap, "%s/%s.%s", dir, name, ext);
     o->f = fopen(path, "w");
     o->bad = false;
-    return o->f == NULL ? fail(err, cap, "%s: %s", path, strerror(errno)) : 0;
+    return o->f == NULL ? rep_fail(err, cap, "%s: %s", path, strerror(errno)) : 0;
 }
 
 static int close_out(pout_t *o, const char *path, char *err, size_t cap)
@@ -75,7 +66,7 @@ static int close_out(pout_t *o, const char *path, char *err, size_t cap)
     bool bad = o->bad;
     if (fclose(o->f) != 0)
         bad = true;
-    return bad ? fail(err, cap, "%s: write error", path) : 0;
+    return bad ? rep_fail(err, cap, "%s: write error", path) : 0;
 }
 
 /* NAME.gp: the body drawn once per terminal (SVG, then PNG). */
@@ -487,7 +478,7 @@ int rep_plots_write(const rep_data_t *d, const rep_options_t *opt, const rep_sel
     int rc = 0;
     *n = 0;
     if (lt == NULL || ft == NULL || et == NULL)
-        rc = fail(err, cap, "out of memory");
+        rc = rep_fail(err, cap, "out of memory");
     size_t fam[REP_MAX_HIGHLIGHT];
     size_t nl = rc == 0 ? rep_loss_traces(d, lt) : 0, nf = rc == 0 ? rep_fault_traces(d, ft) : 0,
            ne = rc == 0 ? rep_empirical_traces(d, et) : 0, nfam = rep_u_families(d, fam, REP_MAX_HIGHLIGHT);

@@ -4,7 +4,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,15 +14,6 @@
 #include "report_int.h"
 
 #define EXIT_NO_PROGRAM 127
-
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t cap, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    (void)vsnprintf(err, cap, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* Run `gnuplot NAME.gp` in dir. Returns the exit status, EXIT_NO_PROGRAM when
  * the program cannot be started, -1 when the process cannot be made. */
@@ -60,7 +50,7 @@ int rep_plots_run(const rep_options_t *opt, const char *const *names, size_t n, 
             return 0;
         }
         if (st != 0)
-            return fail(err, cap, "%s/%s: %s exited with status %d", opt->out_dir, script, program, st);
+            return rep_fail(err, cap, "%s/%s: %s exited with status %d", opt->out_dir, script, program, st);
         res->plots_drawn++;
     }
     return 0;
@@ -73,7 +63,7 @@ static int make_dir(const char *dir, char *err, size_t cap)
         return 0;
     if (errno == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
         return 0;
-    return fail(err, cap, "%s: cannot create the output directory: %s", dir, strerror(errno == EEXIST ? ENOTDIR : errno));
+    return rep_fail(err, cap, "%s: cannot create the output directory: %s", dir, strerror(errno == EEXIST ? ENOTDIR : errno));
 }
 
 static int group_fronts(const rep_data_t *d, const rep_options_t *opt, rep_sel_t *sel, char *err, size_t cap)
@@ -81,13 +71,13 @@ static int group_fronts(const rep_data_t *d, const rep_options_t *opt, rep_sel_t
     size_t nc = d->n_configs;
     sel->front_group = calloc(REP_MAX_GROUPS * nc, sizeof *sel->front_group);
     double *x = malloc(nc * sizeof *x), *y = malloc(nc * sizeof *y);
-    int rc = (sel->front_group == NULL || x == NULL || y == NULL) ? fail(err, cap, "out of memory") : 0;
+    int rc = (sel->front_group == NULL || x == NULL || y == NULL) ? rep_fail(err, cap, "out of memory") : 0;
     for (size_t g = 0; rc == 0 && g < opt->n_groups; g++) {
         const rep_group_t *gr = &opt->groups[g];
         for (size_t i = 0; rc == 0 && i < gr->n_traces; i++) {
             sel->group_traces[g][i] = rep_find_trace(d, gr->traces[i]);
             if (sel->group_traces[g][i] == d->n_traces)
-                rc = fail(err, cap, "--group %s: unknown trace \"%s\"", gr->name, gr->traces[i]);
+                rc = rep_fail(err, cap, "--group %s: unknown trace \"%s\"", gr->name, gr->traces[i]);
         }
         for (size_t c = 0; rc == 0 && c < nc; c++) {
             x[c] = rep_mean_over(d, c, REP_M_P99, sel->group_traces[g], gr->n_traces);
@@ -145,7 +135,7 @@ int rep_write(const rep_data_t *d, const rep_options_t *opt, rep_result_t *res, 
     if (rc == 0)
         rc = make_dir(opt->out_dir, err, cap);
     if (rc == 0)
-        rc = fronts(d, &sel) == 0 ? 0 : fail(err, cap, "out of memory");
+        rc = fronts(d, &sel) == 0 ? 0 : rep_fail(err, cap, "out of memory");
     const char *names[REP_PLOT_MAX];
     size_t np = 0;
     if (rc == 0)

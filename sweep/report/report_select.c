@@ -2,7 +2,6 @@
  * report shows: loss-rate variants, fault traces, empirical round-trip
  * traces, configurations that differ only in U, highlighted ones. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -107,15 +106,6 @@ size_t rep_u_families(const rep_data_t *d, size_t *first, size_t max)
     return n;
 }
 
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t cap, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    (void)vsnprintf(err, cap, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 int rep_highlight(const rep_data_t *d, const rep_options_t *opt, size_t *idx, char *err, size_t cap)
 {
     size_t n = 0;
@@ -130,7 +120,7 @@ int rep_highlight(const rep_data_t *d, const rep_options_t *opt, size_t *idx, ch
     for (size_t i = 0; i < opt->n_highlight && i < REP_MAX_HIGHLIGHT; i++) {
         size_t c = rep_find_config(d, opt->highlight[i]);
         if (c == d->n_configs)
-            return fail(err, cap, "--highlight: unknown configuration \"%s\"", opt->highlight[i]);
+            return rep_fail(err, cap, "--highlight: unknown configuration \"%s\"", opt->highlight[i]);
         bool dup = false;
         for (size_t k = 0; k < n && !dup; k++)
             dup = idx[k] == c;
