@@ -128,6 +128,11 @@ grep -qF "vary.json: traces[0] variant p1.5: " "$T/e" && grep -qF "loss_5pct.jso
 "$RL" sweep "$D/small.json" --check >"$T/c" 2>&1 || fail "--check"
 grep -q '^sweep small: 5 configurations x 3 traces x 3 seeds = 45 units, baseline default' "$T/c" || fail "--check line: $(cat "$T/c")"
 "$RL" sweep --jobs 0 "$D/small.json" >/dev/null 2>&1 && fail "--jobs 0 accepted"
+"$RL" sweep --jobs lots "$D/small.json" >/dev/null 2>"$T/e" && fail "--jobs lots accepted"
+grep -qF "rl-testbed sweep: --jobs wants 1..4096 or all, got 'lots'" "$T/e" || fail "--jobs message: $(cat "$T/e")"
+"$RL" sweep "$D/small.json" --out "$T/jall" --jobs all --quiet >/dev/null 2>&1 || fail "--jobs all refused"
+same_outputs "$T/a" "$T/jall"
+"$RL" sweep --help | grep -qF 'rl-testbed sweep report RESULTS_DIR' || fail "--help names sweep report"
 "$RL" sweep --help | grep -q 'usage: rl-testbed sweep SWEEP.json' || fail "--help"
 
 [ "$fails" -eq 0 ] && echo "sweep cli: all passed"

@@ -27,6 +27,7 @@ static void usage(FILE *f) {
     fputs("usage: rl-testbed sweep SWEEP.json [--jobs N] [--out DIR] [--shard i/N] [--stop-after K]\n"
           "                        [--check] [--quiet]\n"
           "       rl-testbed sweep merge DIR... --out DIR\n"
+          "       rl-testbed sweep report RESULTS_DIR [--out DIR] ...   (rl-testbed sweep report --help)\n"
           "\n"
           "Runs every HA policy configuration of a sweep file (format: docs/sweep.md) on every\n"
           "trace and seed it names, and writes results.csv/json (one row per configuration,\n"
@@ -34,7 +35,7 @@ static void usage(FILE *f) {
           "and the paired 95 % confidence interval of the difference from the baseline).\n"
           "Finished units are appended to DIR/units.log: a rerun resumes where it stopped.\n"
           "\n"
-          "  --jobs N        worker processes (default: the online CPUs); results do not depend on it\n"
+          "  --jobs N|all    worker processes (default, and all: the online CPUs); results do not depend on it\n"
           "  --out DIR       output directory (default: sweep-out/<sweep name>)\n"
           "  --shard i/N     run only the units with index mod N = i; auto/N or /N take i from\n"
           "                  JOB_COMPLETION_INDEX, else SLURM_ARRAY_TASK_ID\n"
@@ -110,9 +111,12 @@ int rl_cmd_sweep(int argc, char **argv) {
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
             return 0;
+        } else if (strcmp(a, "--jobs") == 0 && i + 1 < argc && strcmp(argv[i + 1], "all") == 0) {
+            i++;
+            jobs = 0; /* the online CPUs, as by default */
         } else if (strcmp(a, "--jobs") == 0 && i + 1 < argc) {
             if (parse_count(argv[++i], 4096, &jobs) != 0 || jobs == 0) {
-                fprintf(stderr, "rl-testbed sweep: --jobs wants 1..4096, got '%s'\n", argv[i]);
+                fprintf(stderr, "rl-testbed sweep: --jobs wants 1..4096 or all, got '%s'\n", argv[i]);
                 return EXIT_USAGE;
             }
         } else if (strcmp(a, "--stop-after") == 0 && i + 1 < argc) {
