@@ -454,11 +454,11 @@ static void on_done(void *user, r_client_req_t *req, int status, const r_rate_li
         return;
     json_t *rs = json_array(), *gs = json_array();
     for (size_t i = 0; i < res->resource_count; i++)
-        json_array_append_new(rs, json_pack("{s:o, s:i, s:i}", "bucket_id_hex", hex_json(res->resources[i].bucket_id, 16),
+        json_array_append_new(rs, json_pack("{s:o, s:I, s:I}", "bucket_id_hex", hex_json(res->resources[i].bucket_id, 16),
                                             "tokens_deficit", (json_int_t)res->resources[i].tokens_deficit,
                                             "actual_rate", (json_int_t)res->resources[i].actual_rate));
     for (size_t i = 0; i < res->guard_count; i++)
-        json_array_append_new(gs, json_pack("{s:o, s:i}", "tracker_id_hex",
+        json_array_append_new(gs, json_pack("{s:o, s:I}", "tracker_id_hex",
                                             hex_json(res->guards[i].latency_tracker_id, 16), "current_latency",
                                             (json_int_t)res->guards[i].current_latency_ms));
     h->result = json_pack("{s:o, s:b, s:b, s:o, s:o}", "server_id", u64_json(res->server_id), "keep_port",
@@ -646,13 +646,100 @@ static json_t *rate_response(const json_t *in)
     return ans;
 }
 
+/* A schedule as the client runs it. The client computes its policy's TTL and
+ * round lengths only for a live request (r_client.c r_request_policy_ttl_ms,
+ * r_start_round), against the tenant quota dedup_ttl_ms_max of its key; so the
+ * host gives it a cookie key of its own format whose quota is the input's
+ * dedup_ttl_ms_max, submits one request to one silent server, and reads
+ * ttl_ms from the request's PDU and B(k) * U from the request deadlines
+ * (r_client_request_deadline_ms) as each round's timer fires. The policy has
+ * no preference schedule P(k): preference_ms is left out. */
+static json_t *ha_schedule(const json_t *in)
+{
+    static host_t h;
+    const json_t *p = json_object_get(in, "policy"), *g = json_object_get(p, "replay_gap");
+    const char *kind = json_string_value(json_object_get(g, "kind"));
+    r_request_policy_t pol;
+    memset(&pol, 0, sizeof pol);
+    pol.unit_ms = (uint64_t)json_integer_value(json_object_get(p, "unit_ms"));
+    pol.replay_count = u32(p, "replay_count");
+    pol.final_receive_units = u32(p, "final_receive_units");
+    pol.completion_delivery = json_is_true(json_object_get(p, "completion_delivery"));
+    pol.replay_gap.initial_units = u32(g, "initial_units");
+    pol.replay_gap.max_units = u32(g, "max_units");
+    if (kind != NULL && strcmp(kind, "fixed") == 0) {
+        pol.replay_gap.kind = R_HA_SCHEDULE_FIXED;
+    } else if (kind != NULL && strcmp(kind, "linear") == 0) {
+        pol.replay_gap.kind = R_HA_SCHEDULE_LINEAR;
+        pol.replay_gap.growth.linear_step_units = u32(g, "linear_step_units");
+    } else if (kind != NULL && strcmp(kind, "exponential") == 0) {
+        pol.replay_gap.kind = R_HA_SCHEDULE_EXPONENTIAL;
+        pol.replay_gap.growth.exponential_factor = u32(g, "exponential_factor");
+    } else {
+        return reject("policy", RCLIENT_ERR_CONFIG, "r_ha_schedule_kind_t has no such kind");
+    }
+    uint8_t legacy[60];
+    char key[160];
+    memset(legacy, 0, sizeof legacy);
+    legacy[0] = 1;                    /* key_id 1 */
+    memset(legacy + 8, 0x11, 32);     /* the cookie */
+    put32(legacy + 40, 65536);
+    put32(legacy + 44, 1024);
+    put32(legacy + 48, 4096);
+    put32(legacy + 52, 32);
+    put32(legacy + 56, u32(in, "dedup_ttl_ms_max"));
+    b32_encode("rl-cookie", legacy, sizeof legacy, key);
+    memset(&h, 0, sizeof h);
+    h.now_ms = 1767225600000u;
+    h.ids[0] = 1;
+    h.id_count = 1;
+    r_client_t *c = NULL;
+    int rc = host_client(&h, key, &pol, &c);
+    if (rc != RCLIENT_OK)
+        return reject("policy", rc, "r_client_create");
+    static const uint8_t uid[16] = {0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x47, 0x88, 0x99};
+    rand_set(uid, 16, NULL, 0);
+    r_resource_request_t res;
+    memset(&res, 0, sizeof res);
+    res.window_size_ms = 1000;
+    res.rate_limit = 100;
+    res.tokens_requested = 1;
+    r_client_req_t *req = NULL;
+    uint64_t start = h.now_ms;
+    rc = r_client_check_rate_limit_async(c, &res, 1, NULL, 0, NULL, 0, on_done, &h, &req);
+    if (rc != RCLIENT_OK) {
+        r_client_destroy(c);
+        return reject("policy", rc, "r_client_check_rate_limit_async");
+    }
+    const uint8_t *pdu = h.sends[0] + 40 + 36;
+    json_t *rounds = json_array();
+    uint64_t round_start = start;
+    for (uint32_t k = 0; !h.done && k <= pol.replay_count; k++) {
+        uint64_t deadline = 0;
+        if (r_client_request_deadline_ms(req, &deadline) != RCLIENT_OK)
+            break;
+        json_array_append_new(rounds, json_integer((json_int_t)(deadline - round_start)));
+        round_start = deadline;
+        h.now_ms = deadline;
+        r_client_on_timeout(c, req, h.now_ms);
+    }
+    json_t *out = json_pack("{s:I, s:o}", "ttl_ms",
+                            (json_int_t)((uint32_t)pdu[4] | (uint32_t)pdu[5] << 8 | (uint32_t)pdu[6] << 16
+                                         | (uint32_t)pdu[7] << 24),
+                            "round_ms", rounds);
+    if (!h.done)
+        r_client_cancel_request(c, req);
+    r_client_destroy(c);
+    return accepted(out);
+}
+
 /* ---- the protocol ---- */
 
 static json_t *hello(const char *version)
 {
-    return json_pack("{s:s, s:{s:s, s:s}, s:{s:[s,s,s,s,s,s], s:b, s:{s:b}}}", "protocol", "ratelimitly-adapter/1",
+    return json_pack("{s:s, s:{s:s, s:s}, s:{s:[s,s,s,s,s,s,s], s:b, s:{s:b}}}", "protocol", "ratelimitly-adapter/1",
                      "client", "name", translating() ? "rl-c-client (v1 keys translated to its 60-byte format)" : "rl-c-client", "version", version, "capabilities", "vector_kinds",
-                     "bucket_id", "tracker_id", "api_key", "rate_request_packet", "latency_report_packet",
+                     "ha_schedule", "bucket_id", "tracker_id", "api_key", "rate_request_packet", "latency_report_packet",
                      "rate_response", "error_classes", 1, "ha", "cases", 0);
 }
 
@@ -668,7 +755,8 @@ static json_t *vector(const json_t *req)
                  {"api_key", api_key},
                  {"rate_request_packet", rate_request_packet},
                  {"latency_report_packet", latency_report_packet},
-                 {"rate_response", rate_response}};
+                 {"rate_response", rate_response},
+                 {"ha_schedule", ha_schedule}};
     for (size_t i = 0; kind != NULL && i < sizeof kinds / sizeof kinds[0]; i++)
         if (strcmp(kind, kinds[i].name) == 0)
             return kinds[i].fn(in);
