@@ -49,7 +49,7 @@ c)
     # Only the adapter is compiled here, against the user's build of the client.
     out=${TMPDIR:-/tmp}/rl_c_client_adapter.$$
     trap 'rm -f "$out"' EXIT
-    ${CC:-cc} -std=c11 -O1 -Wall -Wextra -I"$checkout/include" -o "$out" "$here/c/rl_c_client_adapter.c" \
+    ${CC:-cc} -std=c11 -O1 -Wall -Wextra -I"$checkout/include" -o "$out" "$here/c/rl_c_client_adapter.c" "$here/c/rl_c_client_ha.c" \
         "$checkout/librclient.a" -ljansson -lcrypto -lresolv -pthread
     version=$(git -C "$checkout" describe --always --dirty 2>/dev/null || echo unknown)
     cmd="'$out' '$version'"

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "r_client.h"
+#include "rl_c_client_adapter.h"
 
 #define LINE_MAX_BYTES (1u << 20)
 #define MAX_SENDS 16
@@ -30,11 +31,13 @@
 
 /* ---- the host's random source: RAND_bytes as the client calls it ---- */
 
-static uint8_t rand_queue[64];
+static uint8_t rand_queue[8192];
 static size_t rand_len, rand_pos;
 
-static void rand_set(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+void rand_set(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
 {
+    if (alen + blen > sizeof rand_queue)
+        alen = blen = 0; /* longer than any case gives: no draws at all */
     memcpy(rand_queue, a, alen);
     if (blen > 0)
         memcpy(rand_queue + alen, b, blen);
@@ -60,7 +63,7 @@ typedef struct {
     char reason[200];
 } reject_t;
 
-static const char *rc_name(int rc)
+const char *rc_name(int rc)
 {
     switch (rc) {
     case RCLIENT_ERR_IO: return "RCLIENT_ERR_IO";
@@ -102,7 +105,7 @@ static json_t *accepted(json_t *output)
 
 /* ---- small JSON readers ---- */
 
-static int hex_bytes(const json_t *v, uint8_t *out, size_t cap, size_t *len)
+int hex_bytes(const json_t *v, uint8_t *out, size_t cap, size_t *len)
 {
     const char *s = json_string_value(v);
     if (s == NULL || strlen(s) % 2 != 0 || strlen(s) / 2 > cap)
@@ -125,7 +128,7 @@ static void hex_out(const uint8_t *b, size_t n, char *out)
     out[2 * n] = '\0';
 }
 
-static json_t *hex_json(const uint8_t *b, size_t n)
+json_t *hex_json(const uint8_t *b, size_t n)
 {
     char *s = malloc(2 * n + 1);
     hex_out(b, n, s);
@@ -134,18 +137,18 @@ static json_t *hex_json(const uint8_t *b, size_t n)
     return j;
 }
 
-static uint32_t u32(const json_t *o, const char *k)
+uint32_t u32(const json_t *o, const char *k)
 {
     return (uint32_t)json_integer_value(json_object_get(o, k));
 }
 
-static uint64_t u64s(const json_t *v)
+uint64_t u64s(const json_t *v)
 {
     const char *s = json_string_value(v);
     return s ? strtoull(s, NULL, 10) : (uint64_t)json_integer_value(v);
 }
 
-static json_t *u64_json(uint64_t v)
+json_t *u64_json(uint64_t v)
 {
     char s[24];
     snprintf(s, sizeof s, "%" PRIu64, v);
@@ -270,14 +273,14 @@ static void put32(uint8_t *p, uint32_t v)
         p[i] = (uint8_t)(v >> (8 * i));
 }
 
-static int translating(void)
+int translating(void)
 {
     const char *on = getenv("RL_ADAPTER_TRANSLATE_KEYS");
     return on != NULL && strcmp(on, "1") == 0;
 }
 
 /* The key the client is given: the text itself, or its translation. */
-static const char *client_key(const char *key)
+const char *client_key(const char *key)
 {
     static char out[256];
     char hrp[16];
@@ -600,11 +603,31 @@ static json_t *rate_response(const json_t *in)
     int rc = host_client(&h, key ? key : "", NULL, &c);
     if (rc != RCLIENT_OK)
         return reject("key", rc, "r_client_create");
-    r_resource_request_t res;
-    memset(&res, 0, sizeof res);
-    res.window_size_ms = 1000;
-    res.rate_limit = 100;
-    res.tokens_requested = 1;
+    /* The request the response answers: the vector's, else one resource. */
+    const json_t *rq = json_object_get(in, "request");
+    const json_t *rj = json_object_get(rq, "resources"), *gj = json_object_get(rq, "guards");
+    size_t nr = rq ? json_array_size(rj) : 1, ng = json_array_size(gj), n;
+    r_resource_request_t *rs = calloc(nr + 1, sizeof *rs);
+    r_latency_guard_t *gs = calloc(ng + 1, sizeof *gs);
+    rs[0].window_size_ms = 1000;
+    rs[0].rate_limit = 100;
+    rs[0].tokens_requested = 1;
+    for (size_t i = 0; rq && i < nr; i++) {
+        const json_t *r = json_array_get(rj, i);
+        hex_bytes(json_object_get(r, "bucket_id_hex"), rs[i].bucket_id, 16, &n);
+        rs[i].window_size_ms = u32(r, "window_size_ms");
+        rs[i].rate_limit = u32(r, "rate_limit");
+        rs[i].tokens_requested = (uint16_t)u32(r, "tokens_requested");
+    }
+    for (size_t i = 0; i < ng; i++) {
+        const json_t *g = json_array_get(gj, i);
+        hex_bytes(json_object_get(g, "tracker_id_hex"), gs[i].latency_tracker_id, 16, &n);
+        gs[i].ttl_ms = u32(g, "ttl_ms");
+        gs[i].max_samples = u32(g, "max_samples");
+        gs[i].buffer_size = u32(g, "buffer_size");
+        gs[i].min_sample_threshold = u32(g, "min_sample_threshold");
+        gs[i].threshold_ms = u32(g, "latency_threshold");
+    }
     uint8_t pkt[2048];
     size_t len = 0;
     r_client_req_t *req = NULL;
@@ -617,7 +640,8 @@ static json_t *rate_response(const json_t *in)
         rand_set(uid, 16, zero_nonce, sizeof zero_nonce);
     if (uid_len != 16 || hex_bytes(json_object_get(in, "packet_hex"), pkt, sizeof pkt, &len) != 0) {
         ans = json_pack("{s:s, s:s}", "status", "bad_input", "reason", "request_unique_id_hex or packet_hex");
-    } else if ((rc = r_client_check_rate_limit_async(c, &res, 1, NULL, 0, NULL, 0, on_done, &h, &req)) != RCLIENT_OK) {
+    } else if ((rc = r_client_check_rate_limit_async(c, rs, nr, ng ? gs : NULL, ng, NULL, 0, on_done, &h, &req))
+                   != RCLIENT_OK) {
         ans = reject("request", rc, "r_client_check_rate_limit_async (the request the response answers)");
     } else {
         r_addr_t from;
@@ -643,6 +667,8 @@ static json_t *rate_response(const json_t *in)
     if (req != NULL)
         r_client_cancel_request(c, req);
     r_client_destroy(c);
+    free(rs);
+    free(gs);
     return ans;
 }
 
@@ -737,10 +763,10 @@ static json_t *ha_schedule(const json_t *in)
 
 static json_t *hello(const char *version)
 {
-    return json_pack("{s:s, s:{s:s, s:s}, s:{s:[s,s,s,s,s,s,s], s:b, s:{s:b}}}", "protocol", "ratelimitly-adapter/1",
+    return json_pack("{s:s, s:{s:s, s:s}, s:{s:[s,s,s,s,s,s,s], s:b, s:o}}", "protocol", "ratelimitly-adapter/1",
                      "client", "name", translating() ? "rl-c-client (v1 keys translated to its 60-byte format)" : "rl-c-client", "version", version, "capabilities", "vector_kinds",
                      "ha_schedule", "bucket_id", "tracker_id", "api_key", "rate_request_packet", "latency_report_packet",
-                     "rate_response", "error_classes", 1, "ha", "cases", 0);
+                     "rate_response", "error_classes", 1, "ha", ha_capabilities());
 }
 
 static json_t *vector(const json_t *req)
@@ -779,6 +805,8 @@ int main(int argc, char **argv)
                 ans = hello(version);
             else if (op != NULL && strcmp(op, "vector") == 0)
                 ans = vector(req);
+            else if ((ans = ha_dispatch(req)) != NULL)
+                ;
             else
                 ans = json_pack("{s:s}", "protocol_error", "op not implemented by this adapter");
             json_object_set(ans, "id", json_object_get(req, "id"));

@@ -179,10 +179,16 @@ function latency_report_packet(inp) {
 // What RClient._sendRateRequest's onMessage does with a datagram: the server id
 // must parse as a safe integer and belong to the SRV membership (ids as
 // _parseServerIdFromTarget reads s-<id> targets), then parseRateResponse with
-// the in-flight request id. The vector names no request blocks: none are passed.
+// the in-flight request id and, when the vector gives it, the request's blocks.
 function rate_response(inp) {
     const tenant = tenantFor(inp.key, true);
     const data = Buffer.from(inp.packet_hex, 'hex');
+    const request = inp.request || { resources: [], guards: [] };
+    const resources = request.resources.map((r) =>
+        new rl.ResourceRequest(idName(r.bucket_id_hex), r.window_size_ms, r.rate_limit, r.tokens_requested));
+    const guards = request.guards.map((g) => new rl.LatencyGuard({ latencyTrackerName: idName(g.tracker_id_hex),
+        thresholdMs: g.latency_threshold, ttlMs: g.ttl_ms, maxSamples: g.max_samples,
+        minSampleThreshold: g.min_sample_threshold }));
     const trusted = new Set(inp.trusted_server_ids
         .map((id) => rl.RClient.prototype._parseServerIdFromTarget.call(null, `s-${id}.adapter.invalid`))
         .filter((id) => id !== null));
@@ -191,16 +197,20 @@ function rate_response(inp) {
         throw new Rejected(null, 'response', `onMessage drops it: server id ${serverId} is not in the membership ` +
             `(_extractResponseServerId / _parseServerIdFromTarget)`);
     }
-    const parsed = attempt('response', 'WireProtocol.parseRateResponse', () => rl.WireProtocol.parseRateResponse(
-        data, tenant, [], [], Buffer.from(inp.request_unique_id_hex, 'hex')));
+    const parsed = withHost({}, () => attempt('response', 'WireProtocol.parseRateResponse', () =>
+        rl.WireProtocol.parseRateResponse(data, tenant, resources, guards,
+            Buffer.from(inp.request_unique_id_hex, 'hex'))));
     const success = parsed.guardResults.every((g) => g.passed) &&
         parsed.resourceResults.every((r) => r.tokensDeficit === 0);
-    // ResourceResult and GuardResult carry the request's names, not the ids on the wire:
-    // bucket_id_hex and tracker_id_hex are left out.
+    // ResourceResult and GuardResult name the request's block at the same position
+    // (null without a request), not the id on the wire.
+    const named = (name, field, out) => (name && name.adapterId ? { [field]: name.toString(), ...out } : out);
     return {
         server_id: String(parsed.serverId), keep_port: parsed.steeringFeedback, success,
-        resources: parsed.resourceResults.map((r) => ({ tokens_deficit: r.tokensDeficit, actual_rate: r.actualRate })),
-        guards: parsed.guardResults.map((g) => ({ current_latency: g.currentLatencyMs })),
+        resources: parsed.resourceResults.map((r) => named(r.bucketName, 'bucket_id_hex',
+            { tokens_deficit: r.tokensDeficit, actual_rate: r.actualRate })),
+        guards: parsed.guardResults.map((g) => named(g.latencyTrackerName, 'tracker_id_hex',
+            { current_latency: g.currentLatencyMs })),
     };
 }
 
