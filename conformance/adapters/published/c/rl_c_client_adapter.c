@@ -169,6 +169,34 @@ static int name_bytes(const json_t *in, uint8_t *out, size_t cap, size_t *len)
     return hex_bytes(json_object_get(in, "name_hex"), out, cap, len);
 }
 
+/* A request's blocks in the vector shape into the client's structs (arrays
+ * of json_array_size entries each). -1 when an id is not 16 hex bytes or a
+ * tokens_requested does not fit r_resource_request_t (uint16_t). */
+int read_blocks(const json_t *resources, const json_t *guards, r_resource_request_t *rs, r_latency_guard_t *gs)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < json_array_size(resources); i++) {
+        const json_t *r = json_array_get(resources, i);
+        if (hex_bytes(json_object_get(r, "bucket_id_hex"), rs[i].bucket_id, 16, &n) != 0 || n != 16
+            || json_integer_value(json_object_get(r, "tokens_requested")) > UINT16_MAX)
+            return -1;
+        rs[i].window_size_ms = u32(r, "window_size_ms");
+        rs[i].rate_limit = u32(r, "rate_limit");
+        rs[i].tokens_requested = (uint16_t)u32(r, "tokens_requested");
+    }
+    for (size_t i = 0; i < json_array_size(guards); i++) {
+        const json_t *g = json_array_get(guards, i);
+        if (hex_bytes(json_object_get(g, "tracker_id_hex"), gs[i].latency_tracker_id, 16, &n) != 0 || n != 16)
+            return -1;
+        gs[i].ttl_ms = u32(g, "ttl_ms");
+        gs[i].max_samples = u32(g, "max_samples");
+        gs[i].buffer_size = u32(g, "buffer_size");
+        gs[i].min_sample_threshold = u32(g, "min_sample_threshold");
+        gs[i].threshold_ms = u32(g, "latency_threshold");
+    }
+    return 0;
+}
+
 /* ---- optional key translation (RL_ADAPTER_TRANSLATE_KEYS=1) ----
  *
  * The client reads only its own 60-byte unversioned credential (key_id, the
@@ -501,32 +529,15 @@ static json_t *rate_request_packet(const json_t *in)
     size_t nr = json_array_size(rj), ng = json_array_size(gj);
     r_resource_request_t *rs = calloc(nr + 1, sizeof *rs);
     r_latency_guard_t *gs = calloc(ng + 1, sizeof *gs);
-    size_t n;
-    int too_many_tokens = 0;
-    for (size_t i = 0; i < nr; i++) {
-        const json_t *r = json_array_get(rj, i);
-        hex_bytes(json_object_get(r, "bucket_id_hex"), rs[i].bucket_id, 16, &n);
-        rs[i].window_size_ms = u32(r, "window_size_ms");
-        rs[i].rate_limit = u32(r, "rate_limit");
-        too_many_tokens |= json_integer_value(json_object_get(r, "tokens_requested")) > UINT16_MAX;
-        rs[i].tokens_requested = (uint16_t)u32(r, "tokens_requested");
-    }
-    for (size_t i = 0; i < ng; i++) {
-        const json_t *g = json_array_get(gj, i);
-        hex_bytes(json_object_get(g, "tracker_id_hex"), gs[i].latency_tracker_id, 16, &n);
-        gs[i].ttl_ms = u32(g, "ttl_ms");
-        gs[i].max_samples = u32(g, "max_samples");
-        gs[i].buffer_size = u32(g, "buffer_size");
-        gs[i].min_sample_threshold = u32(g, "min_sample_threshold");
-        gs[i].threshold_ms = u32(g, "latency_threshold");
-    }
+    int too_many_tokens = read_blocks(rj, gj, rs, gs) != 0;
     const json_t *lj = json_object_get(in, "metrics_label_utf8");
     const char *label = json_string_value(lj);
     size_t label_len = json_string_length(lj);
     json_t *ans;
     r_client_req_t *req = NULL;
     if (too_many_tokens) {
-        ans = reject("request", RCLIENT_ERR_CONFIG, "tokens_requested does not fit r_resource_request_t (uint16_t)");
+        ans = reject("request", RCLIENT_ERR_CONFIG,
+                     "a tokens_requested does not fit r_resource_request_t (uint16_t), or an id is not 16 bytes");
     } else if (queue_draws(in, "unique_id_hex") != 0) {
         ans = json_pack("{s:s, s:s}", "status", "bad_input", "reason", "unique_id_hex or nonce_hex");
     } else if ((rc = r_client_check_rate_limit_async(c, rs, nr, ng ? gs : NULL, ng, label_len ? label : NULL,
@@ -606,28 +617,13 @@ static json_t *rate_response(const json_t *in)
     /* The request the response answers: the vector's, else one resource. */
     const json_t *rq = json_object_get(in, "request");
     const json_t *rj = json_object_get(rq, "resources"), *gj = json_object_get(rq, "guards");
-    size_t nr = rq ? json_array_size(rj) : 1, ng = json_array_size(gj), n;
+    size_t nr = rq ? json_array_size(rj) : 1, ng = json_array_size(gj);
     r_resource_request_t *rs = calloc(nr + 1, sizeof *rs);
     r_latency_guard_t *gs = calloc(ng + 1, sizeof *gs);
     rs[0].window_size_ms = 1000;
     rs[0].rate_limit = 100;
     rs[0].tokens_requested = 1;
-    for (size_t i = 0; rq && i < nr; i++) {
-        const json_t *r = json_array_get(rj, i);
-        hex_bytes(json_object_get(r, "bucket_id_hex"), rs[i].bucket_id, 16, &n);
-        rs[i].window_size_ms = u32(r, "window_size_ms");
-        rs[i].rate_limit = u32(r, "rate_limit");
-        rs[i].tokens_requested = (uint16_t)u32(r, "tokens_requested");
-    }
-    for (size_t i = 0; i < ng; i++) {
-        const json_t *g = json_array_get(gj, i);
-        hex_bytes(json_object_get(g, "tracker_id_hex"), gs[i].latency_tracker_id, 16, &n);
-        gs[i].ttl_ms = u32(g, "ttl_ms");
-        gs[i].max_samples = u32(g, "max_samples");
-        gs[i].buffer_size = u32(g, "buffer_size");
-        gs[i].min_sample_threshold = u32(g, "min_sample_threshold");
-        gs[i].threshold_ms = u32(g, "latency_threshold");
-    }
+    (void)read_blocks(rj, gj, rs, gs); /* a request the client cannot hold fails at submission */
     uint8_t pkt[2048];
     size_t len = 0;
     r_client_req_t *req = NULL;

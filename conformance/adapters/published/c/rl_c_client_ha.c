@@ -228,27 +228,9 @@ static int read_failures(const json_t *arr)
 static int read_request(const json_t *rq)
 {
     const json_t *rj = json_object_get(rq, "resources"), *gj = json_object_get(rq, "guards");
-    size_t n;
-    if (json_array_size(rj) > HA_BLOCKS || json_array_size(gj) > HA_BLOCKS)
+    if (json_array_size(rj) > HA_BLOCKS || json_array_size(gj) > HA_BLOCKS
+        || read_blocks(rj, gj, ha.resources, ha.guards) != 0)
         return -1;
-    for (size_t i = 0; i < json_array_size(rj); i++) {
-        const json_t *r = json_array_get(rj, i);
-        if (hex_bytes(json_object_get(r, "bucket_id_hex"), ha.resources[i].bucket_id, 16, &n) != 0 || n != 16)
-            return -1;
-        ha.resources[i].window_size_ms = u32(r, "window_size_ms");
-        ha.resources[i].rate_limit = u32(r, "rate_limit");
-        ha.resources[i].tokens_requested = (uint16_t)u32(r, "tokens_requested");
-    }
-    for (size_t i = 0; i < json_array_size(gj); i++) {
-        const json_t *g = json_array_get(gj, i);
-        if (hex_bytes(json_object_get(g, "tracker_id_hex"), ha.guards[i].latency_tracker_id, 16, &n) != 0 || n != 16)
-            return -1;
-        ha.guards[i].ttl_ms = u32(g, "ttl_ms");
-        ha.guards[i].max_samples = u32(g, "max_samples");
-        ha.guards[i].buffer_size = u32(g, "buffer_size");
-        ha.guards[i].min_sample_threshold = u32(g, "min_sample_threshold");
-        ha.guards[i].threshold_ms = u32(g, "latency_threshold");
-    }
     ha.n_resources = json_array_size(rj);
     ha.n_guards = json_array_size(gj);
     const json_t *label = json_object_get(rq, "metrics_label_utf8");

@@ -62,56 +62,21 @@ def refuse(stage, error, what):
 
 
 # ---------------------------------------------------------------------------
-# Key translation (see the module comment): our own Bech32, not the client's.
-
-B32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
-
-
-def _polymod(values):
-    gen = (0x3B6A57B2, 0x26508E6D, 0x1EA119FA, 0x3D4233DD, 0x2A1462B3)
-    chk = 1
-    for v in values:
-        top = chk >> 25
-        chk = ((chk & 0x1FFFFFF) << 5) ^ v
-        for i in range(5):
-            chk ^= gen[i] if (top >> i) & 1 else 0
-    return chk
-
-
-def _expand(hrp):
-    return [ord(c) >> 5 for c in hrp] + [0] + [ord(c) & 31 for c in hrp]
-
-
-def _groups(data, frombits, tobits):
-    acc = bits = 0
-    out = []
-    for b in data:
-        acc = (acc << frombits) | b
-        bits += frombits
-        while bits >= tobits:
-            bits -= tobits
-            out.append((acc >> bits) & ((1 << tobits) - 1))
-    return out, acc & ((1 << bits) - 1), bits
-
+# Key translation (see the module comment), with the project's independent
+# model of the credential format (vectors/tools/gen_vectors.py), loaded only then.
 
 def translate_key(text):
-    if not TRANSLATE or not isinstance(text, str) or text.lower() != text or "1" not in text:
+    if not TRANSLATE or not isinstance(text, str):
         return text
-    hrp, data = text[: text.rfind("1")], text[text.rfind("1") + 1:]
-    if hrp not in ("rl-cookie", "rl-aes") or any(c not in B32 for c in data) or len(data) < 6:
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[4] / "vectors" / "tools"))
+    import gen_vectors as model  # noqa: E402
+    try:
+        key = model.decode_api_key(text)
+    except model.VecError:
         return text
-    values = [B32.index(c) for c in data]
-    if _polymod(_expand(hrp) + values) != 1:
+    if key["secret"] is None:
         return text
-    payload, _, _ = _groups(values[:-6], 5, 8)
-    if len(payload) != 45 or payload[0] != 1:
-        return text
-    legacy = int.from_bytes(bytes(payload[1:9]), "little").to_bytes(8, "big") + bytes(payload[9:41])
-    groups, rest, bits = _groups(legacy, 8, 5)
-    if bits:
-        groups.append(rest << (5 - bits))
-    mod = _polymod(_expand(hrp) + groups + [0] * 6) ^ 1
-    return hrp + "1" + "".join(B32[g] for g in groups + [(mod >> (5 * (5 - i))) & 31 for i in range(6)])
+    return model.bech32_encode("rl-" + key["auth"], key["key_id"].to_bytes(8, "big") + key["secret"])
 
 
 # ---------------------------------------------------------------------------
