@@ -510,21 +510,37 @@ static int queue_draws(const json_t *in, const char *id_field)
     return 0;
 }
 
+/* The client that builds one packet vector: one server, the vector's clock.
+ * NULL with *ans set when it cannot be had (the answer to give). */
+static r_client_t *packet_client(host_t *h, const json_t *in, const r_request_policy_t *policy, json_t **ans)
+{
+    r_client_t *c = NULL;
+    const char *key = json_string_value(json_object_get(in, "key"));
+    if (json_integer_value(json_object_get(in, "steering_feedback")) != 0) {
+        *ans = unsupported("the client always sends steering_feedback 0 (no API sets it)");
+        return NULL;
+    }
+    memset(h, 0, sizeof *h);
+    h->now_ms = u64s(json_object_get(in, "time_stamp_ms"));
+    h->ids[0] = 1;
+    h->id_count = 1;
+    int rc = host_client(h, key ? key : "", policy, &c);
+    if (rc != RCLIENT_OK) {
+        *ans = reject("key", rc, "r_client_create");
+        return NULL;
+    }
+    return c;
+}
+
 static json_t *rate_request_packet(const json_t *in)
 {
     static host_t h;
-    r_client_t *c = NULL;
-    const char *key = json_string_value(json_object_get(in, "key"));
-    if (json_integer_value(json_object_get(in, "steering_feedback")) != 0)
-        return unsupported("the client always sends steering_feedback 0 (no API sets it)");
-    memset(&h, 0, sizeof h);
-    h.now_ms = u64s(json_object_get(in, "time_stamp_ms"));
-    h.ids[0] = 1;
-    h.id_count = 1;
+    json_t *ans = NULL;
     r_request_policy_t policy = policy_for_ttl(u32(in, "dedup_ttl_ms"));
-    int rc = host_client(&h, key ? key : "", &policy, &c);
-    if (rc != RCLIENT_OK)
-        return reject("key", rc, "r_client_create");
+    r_client_t *c = packet_client(&h, in, &policy, &ans);
+    int rc;
+    if (c == NULL)
+        return ans;
     const json_t *rj = json_object_get(in, "resources"), *gj = json_object_get(in, "guards");
     size_t nr = json_array_size(rj), ng = json_array_size(gj);
     r_resource_request_t *rs = calloc(nr + 1, sizeof *rs);
@@ -533,7 +549,6 @@ static json_t *rate_request_packet(const json_t *in)
     const json_t *lj = json_object_get(in, "metrics_label_utf8");
     const char *label = json_string_value(lj);
     size_t label_len = json_string_length(lj);
-    json_t *ans;
     r_client_req_t *req = NULL;
     if (too_many_tokens) {
         ans = reject("request", RCLIENT_ERR_CONFIG,
@@ -559,17 +574,11 @@ static json_t *rate_request_packet(const json_t *in)
 static json_t *latency_report_packet(const json_t *in)
 {
     static host_t h;
-    r_client_t *c = NULL;
-    const char *key = json_string_value(json_object_get(in, "key"));
-    if (json_integer_value(json_object_get(in, "steering_feedback")) != 0)
-        return unsupported("the client always sends steering_feedback 0 (no API sets it)");
-    memset(&h, 0, sizeof h);
-    h.now_ms = u64s(json_object_get(in, "time_stamp_ms"));
-    h.ids[0] = 1;
-    h.id_count = 1;
-    int rc = host_client(&h, key ? key : "", NULL, &c);
-    if (rc != RCLIENT_OK)
-        return reject("key", rc, "r_client_create");
+    json_t *ans = NULL;
+    r_client_t *c = packet_client(&h, in, NULL, &ans);
+    int rc;
+    if (c == NULL)
+        return ans;
     const json_t *rj = json_object_get(in, "reports");
     size_t nr = json_array_size(rj), n;
     r_service_latency_report_t *rs = calloc(nr + 1, sizeof *rs);
@@ -582,7 +591,6 @@ static json_t *latency_report_packet(const json_t *in)
         rs[i].min_sample_threshold = u32(r, "min_sample_threshold");
         rs[i].observed_latency = u32(r, "observed_latency");
     }
-    json_t *ans;
     if (queue_draws(in, "unique_id_hex") != 0)
         ans = json_pack("{s:s, s:s}", "status", "bad_input", "reason", "unique_id_hex or nonce_hex");
     else if ((rc = r_client_report_latency(c, rs, nr)) != RCLIENT_OK)
