@@ -264,11 +264,13 @@ case("integration_rule2_correlation_failures_ignored", "datagram",
       bad(4, "A", "wrong_unique_id"), bad(5, "A", "reflected_request"), resp(6, "C")],
      allowed("C", 10, init("A", "B", "C") + comp(10, "A", "B")), pol="oldest_preferred", flags=["integration"])
 
+# D (the default policy, which a client without a preference schedule runs too: P(0) = B(0)).
+# 1: the bad datagram claims A, the oldest (accepted, it would complete at once). 6: C, not the
+# oldest -> candidate. 20: preference deadline, select C; completion to A and B.
 one_fault("rule2_correlation_{v}_ignored", "a datagram failing correlation ({v}) is ignored",
           [R933 + " rule 2", "r-client.md 6.4 Correlation", "r-client.md 9 Trusted Identity"],
           ["untrusted_server_id", "wrong_pdu_type", "mgmt_flag", "wrong_unique_id", "reflected_request"],
-          lambda v: [bad(1, "A", v), resp(6, "C")], allowed("C", 10, init("A", "B", "C") + comp(10, "A", "B")),
-          pol="oldest_preferred")
+          lambda v: [bad(1, "A", v), resp(6, "C")], allowed("C", 20, init("A", "B", "C") + comp(20, "A", "B")))
 
 # OP. 2: C candidate. 3, 6: duplicates before pref 10: no new responder, no selection.
 # 10: select C; completion A, B.
