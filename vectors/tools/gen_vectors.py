@@ -1652,7 +1652,8 @@ def add_echo_vectors(add):
         add(f"{M}: guard + resource, echo rewritten to 1000, current 50, requested 10: deny (wire_protocol.md "
             "\"Response Semantics\": current < the requested threshold)", f + ["Deny"], M, echoed, "valid",
             request=req)
-        add(f"{M}: the same guard + resource datagram alone (no request): the echo 1000 decides, allow",
+        add(f"{M}: the same guard + resource datagram alone (no request): the echo 1000 decides, allow "
+            "(docs/spec-notes.md \"Rate responses\": a datagram judged alone reads the echoed threshold)",
             ["SingleFault", "Allow"], M, echoed, "valid")
         lowered = rr_packet(M, rr_pdu([guard_block(dict(g10, latency_threshold=5), 9)], [res_a]))
         add(f"{M}: guard + resource, echo lowered to 5, current 9, requested 10: allow (wire_protocol.md "
