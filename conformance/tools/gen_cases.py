@@ -188,35 +188,64 @@ case("rule1_foreign_unique_id_ignored", "9.3.3",
 MALFORMED = ["empty", "tenant_truncated", "tenant_type", "tenant_padding", "steering_value", "truncated",
              "pdu_size", "reserved_nonzero"]
 
+
+def one_fault(cid, title, spec, variants, events, expect, **kw):
+    """The single-fault split of a chained case (issue "one fault per test"): one case per invalid
+    datagram variant, with the same valid responses and the same expectation, so the first variant
+    a client wrongly accepts hides no other. events(v) gives the events with v alone. The chained
+    case stays, renamed integration_..., with the flag "integration"."""
+    for v in variants:
+        case(cid.format(v=v), "datagram", title.format(v=v), spec, events(v), expect, **kw)
+
 # D. Every malformed datagram claims A (would complete at once if accepted); A's valid response
 # at 9 is the first usable one.
-case("rule2_malformed_datagrams_ignored", "datagram",
+case("integration_rule2_malformed_datagrams_ignored", "datagram",
      "malformed datagrams (every framing variant) are ignored; the first valid response decides",
      [R933 + " rule 2", "r-client.md 6.2.1 Invalid or unrelated datagram"],
      [bad(1 + i, "A", v) for i, v in enumerate(MALFORMED)] + [resp(9, "A")],
-     allowed("A", 9, init("A", "B", "C") + comp(9, "B", "C")))
+     allowed("A", 9, init("A", "B", "C") + comp(9, "B", "C")), flags=["integration"])
 
-case("rule2_malformed_datagrams_ignored_aes", "datagram",
+# The same, one malformed datagram per case.
+one_fault("rule2_malformed_{v}_ignored", "a malformed datagram ({v}) is ignored; the first valid response decides",
+          [R933 + " rule 2", "r-client.md 6.2.1 Invalid or unrelated datagram"], MALFORMED,
+          lambda v: [bad(1, "A", v), resp(9, "A")], allowed("A", 9, init("A", "B", "C") + comp(9, "B", "C")))
+
+case("integration_rule2_malformed_datagrams_ignored_aes", "datagram",
      "AES mode: malformed datagrams, including PDU framing errors under a valid tag, are ignored",
      [R933 + " rule 2", "r-client.md 6.2.1 Invalid or unrelated datagram"],
      [bad(1 + i, "A", v) for i, v in enumerate(MALFORMED)] + [resp(9, "A")],
-     allowed("A", 9, init("A", "B", "C") + comp(9, "B", "C")), auth="aes")
+     allowed("A", 9, init("A", "B", "C") + comp(9, "B", "C")), auth="aes", flags=["integration"])
+
+one_fault("rule2_malformed_{v}_ignored_aes", "AES mode: a malformed datagram ({v}) is ignored",
+          [R933 + " rule 2", "r-client.md 6.2.1 Invalid or unrelated datagram"], MALFORMED,
+          lambda v: [bad(1, "A", v), resp(9, "A")], allowed("A", 9, init("A", "B", "C") + comp(9, "B", "C")),
+          auth="aes")
 
 # D. A's two forged datagrams are ignored, so A stays missing. 9: B -> candidate, pref 20.
 # 20: select B; completion to A and C.
-case("rule2_auth_failures_ignored_cookie", "datagram",
+case("integration_rule2_auth_failures_ignored_cookie", "datagram",
      "cookie mismatch and unknown auth type from the oldest server are ignored; it stays missing",
      [R933 + " rule 2", "r-client.md 6.4 Authentication", R934],
      [bad(1, "A", "bad_cookie"), bad(2, "A", "wrong_auth_type"), resp(9, "B")],
-     allowed("B", 20, init("A", "B", "C") + comp(20, "A", "C")), auth="cookie")
+     allowed("B", 20, init("A", "B", "C") + comp(20, "A", "C")), auth="cookie", flags=["integration"])
+
+one_fault("rule2_auth_{v}_ignored_cookie", "cookie: a forged datagram ({v}) from the oldest server is ignored; "
+          "it stays missing", [R933 + " rule 2", "r-client.md 6.4 Authentication", R934],
+          ["bad_cookie", "wrong_auth_type"], lambda v: [bad(1, "A", v), resp(9, "B")],
+          allowed("B", 20, init("A", "B", "C") + comp(20, "A", "C")), auth="cookie")
 
 # D. AES tag, ciphertext and auth-type failures from A are ignored; A's valid response at 4
 # completes at once.
-case("rule2_auth_failures_ignored_aes", "datagram",
+case("integration_rule2_auth_failures_ignored_aes", "datagram",
      "AES tag failure, tampered ciphertext and unknown auth type are ignored",
      [R933 + " rule 2", "r-client.md 6.4 Authentication"],
      [bad(1, "A", "bad_tag"), bad(2, "A", "bad_ciphertext"), bad(3, "A", "wrong_auth_type"), resp(4, "A")],
-     allowed("A", 4, init("A", "B", "C") + comp(4, "B", "C")), auth="aes")
+     allowed("A", 4, init("A", "B", "C") + comp(4, "B", "C")), auth="aes", flags=["integration"])
+
+one_fault("rule2_auth_{v}_ignored_aes", "AES: a datagram failing authentication ({v}) is ignored",
+          [R933 + " rule 2", "r-client.md 6.4 Authentication"], ["bad_tag", "bad_ciphertext", "wrong_auth_type"],
+          lambda v: [bad(1, "A", v), resp(4, "A")], allowed("A", 4, init("A", "B", "C") + comp(4, "B", "C")),
+          auth="aes")
 
 # D, no authentication: a datagram with another auth type is still rejected.
 case("rule2_wrong_auth_type_ignored_none", "datagram",
@@ -227,13 +256,21 @@ case("rule2_wrong_auth_type_ignored_none", "datagram",
 
 # OP. 1-5: correlation failures claiming A, including an id older than every member -> ignored.
 # 6: C -> candidate. 10: select C; completion A, B.
-case("rule2_correlation_failures_ignored", "datagram",
+case("integration_rule2_correlation_failures_ignored", "datagram",
      "untrusted server_id (older than all), wrong PDU kind, admin flag, foreign unique_id and the "
      "reflected request are ignored",
      [R933 + " rule 2", "r-client.md 6.4 Correlation", "r-client.md 9 Trusted Identity"],
      [bad(1, "A", "untrusted_server_id"), bad(2, "A", "wrong_pdu_type"), bad(3, "A", "mgmt_flag"),
       bad(4, "A", "wrong_unique_id"), bad(5, "A", "reflected_request"), resp(6, "C")],
-     allowed("C", 10, init("A", "B", "C") + comp(10, "A", "B")), pol="oldest_preferred")
+     allowed("C", 10, init("A", "B", "C") + comp(10, "A", "B")), pol="oldest_preferred", flags=["integration"])
+
+# D (the default policy, which a client without a preference schedule runs too: P(0) = B(0)).
+# 1: the bad datagram claims A, the oldest (accepted, it would complete at once). 6: C, not the
+# oldest -> candidate. 20: preference deadline, select C; completion to A and B.
+one_fault("rule2_correlation_{v}_ignored", "a datagram failing correlation ({v}) is ignored",
+          [R933 + " rule 2", "r-client.md 6.4 Correlation", "r-client.md 9 Trusted Identity"],
+          ["untrusted_server_id", "wrong_pdu_type", "mgmt_flag", "wrong_unique_id", "reflected_request"],
+          lambda v: [bad(1, "A", v), resp(6, "C")], allowed("C", 20, init("A", "B", "C") + comp(20, "A", "B")))
 
 # OP. 2: C candidate. 3, 6: duplicates before pref 10: no new responder, no selection.
 # 10: select C; completion A, B.
@@ -874,36 +911,56 @@ BLOCKS_OK = {"resources": [{"tokens_deficit": 0, "actual_rate": 1}] * 2,
 # repeat a guard each fail the block-by-block answer (class malformed, RCLIENT_ERR_PROTOCOL) and
 # are ignored: A, the oldest, would otherwise complete at once. 6: A's true answer decides.
 for mode in ("cookie", "aes"):
-    case(f"datagram_blocks_not_answered_ignored_{mode}", "datagram",
+    case(f"integration_datagram_blocks_not_answered_ignored_{mode}", "datagram",
          f"{mode}: responses that repeat, omit or reorder the request's blocks are ignored",
          [RESP_SEM, "r-client.md 6.2.1 (response-semantic checks)", "api.md Datagrams and Timers",
           "wire_protocol.md Response Semantics"],
          [bad(1 + i, "A", v) for i, v in enumerate(BLOCK_VARIANTS)] + [resp(6, "A")],
          allowed("A", 6, init("A", "B", "C") + comp(6, "B", "C"), result=BLOCKS_OK),
-         auth=mode, request=TWO_BUCKETS_TWO_GUARDS)
+         auth=mode, request=TWO_BUCKETS_TWO_GUARDS, flags=["integration"])
+    one_fault("datagram_{v}_ignored_" + mode, mode + ": a response that does not answer the request ({v}) is ignored",
+              [RESP_SEM, "r-client.md 6.2.1 (response-semantic checks)", "api.md Datagrams and Timers",
+               "wire_protocol.md Response Semantics"], BLOCK_VARIANTS, lambda v: [bad(1, "A", v), resp(6, "A")],
+              allowed("A", 6, init("A", "B", "C") + comp(6, "B", "C"), result=BLOCKS_OK),
+              auth=mode, request=TWO_BUCKETS_TWO_GUARDS)
 
 # D, cookie. While the request is in flight, datagrams with a foreign unique_id: malformed ones
 # still get RCLIENT_ERR_PROTOCOL, a bad cookie or auth type RCLIENT_ERR_AUTH (framing and
 # authentication need only the key); a block variant has no request to be compared with: OK.
 # 6: A decides. 7-9: late (the request is over), the same codes.
-case("datagram_unmatched_bad_datagrams_cookie", "datagram",
+case("integration_datagram_unmatched_bad_datagrams_cookie", "datagram",
      "cookie: bad datagrams that match no request in flight keep their error codes",
      ["api.md Datagrams and Timers", "r-client.md 6.4 Authentication and Correlation"],
      [bad(1, "A", "pdu_size", True), bad(2, "A", "bad_cookie", True), bad(3, "A", "wrong_auth_type", True),
       bad(4, "A", "resource_repeated", True), bad(5, "A", "truncated", True), resp(6, "A"),
       bad(7, "A", "tenant_padding"), bad(8, "A", "bad_cookie"), bad(9, "A", "resource_omitted")],
      allowed("A", 6, init("A", "B", "C") + comp(6, "B", "C"), result=BLOCKS_OK),
-     auth="cookie", request=TWO_BUCKETS_TWO_GUARDS)
+     auth="cookie", request=TWO_BUCKETS_TWO_GUARDS, flags=["integration"])
+
+# The same, one bad datagram per case: foreign (before A decides at 6) or late (after).
+UNMATCHED = {"cookie": (["pdu_size", "bad_cookie", "wrong_auth_type", "resource_repeated", "truncated"],
+                        ["tenant_padding", "bad_cookie", "resource_omitted"]),
+             "aes": (["reserved_nonzero", "bad_tag", "bad_ciphertext"], ["bad_tag", "pdu_size"])}
+for mode, (foreign, late) in UNMATCHED.items():
+    spec_u = ["api.md Datagrams and Timers", "r-client.md 6.4 Authentication and Correlation"]
+    one_fault("datagram_unmatched_{v}_foreign_" + mode, mode + ": a bad datagram ({v}) for no request in flight "
+              "keeps its error code", spec_u, foreign, lambda v: [bad(1, "A", v, True), resp(6, "A")],
+              allowed("A", 6, init("A", "B", "C") + comp(6, "B", "C"), result=BLOCKS_OK), auth=mode,
+              request=TWO_BUCKETS_TWO_GUARDS)
+    one_fault("datagram_unmatched_{v}_late_" + mode, mode + ": a bad datagram ({v}) after the request ended keeps "
+              "its error code", spec_u, late, lambda v: [resp(6, "A"), bad(7, "A", v)],
+              allowed("A", 6, init("A", "B", "C") + comp(6, "B", "C"), result=BLOCKS_OK), auth=mode,
+              request=TWO_BUCKETS_TWO_GUARDS)
 
 # D, AES: a foreign unique_id sealed with a valid tag but a malformed plaintext is PROTOCOL, a
 # bad tag or ciphertext PROTOCOL (tag failure), a valid foreign response OK. 5: A decides.
 # 6-7: late tag failures: PROTOCOL.
-case("datagram_unmatched_bad_datagrams_aes", "datagram",
+case("integration_datagram_unmatched_bad_datagrams_aes", "datagram",
      "aes: tag failures and malformed plaintext that match no request in flight keep their codes",
      ["api.md Datagrams and Timers", "wire_protocol.md AES-256-GCM Normative Framing"],
      [bad(1, "A", "reserved_nonzero", True), bad(2, "A", "bad_tag", True), bad(3, "A", "bad_ciphertext", True),
       bad(4, "A", "wrong_unique_id"), resp(5, "A"), bad(6, "A", "bad_tag"), bad(7, "A", "pdu_size")],
-     allowed("A", 5, init("A", "B", "C") + comp(5, "B", "C")), auth="aes")
+     allowed("A", 5, init("A", "B", "C") + comp(5, "B", "C")), auth="aes", flags=["integration"])
 
 # ---- policy validation at submission ------------------------------------------------------------
 

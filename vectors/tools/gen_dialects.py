@@ -34,7 +34,8 @@ SOURCE = ("independent computation by vectors/tools/gen_dialects.py of the speci
           "(wire_protocol.md, r-client.md 9.3.1, api.md) and of each published variant")
 TRACKER_V2_DOMAIN = b"ratelimitly.latency-tracker.v2\0"
 
-SPEC_NOTE = "the specification's answer"
+SPEC_NOTE = "the spec's answer"
+HA_DIFF = "differs from r-client.md 9.3 (recommended, not required)"
 NOTES = {
     "tracker_id": {
         "three_field": "latency-tracker ID hashed over ttl_ms, max_samples and min_sample_threshold only "
@@ -48,10 +49,16 @@ NOTES = {
         "blake2s_128": "IDs hashed with BLAKE2s configured for a 16-byte digest. To reach the spec: take "
                        "the standard 32-byte BLAKE2s-256 digest and keep its first 16 bytes "
                        "(wire_protocol.md: the 16-byte variant MUST NOT be substituted)",
+        "blake2s_128_text": "bucket IDs hashed with BLAKE2s (16-byte digest) over the text \"name:window:limit\". "
+                            "To reach the spec: BLAKE2s-256 over the domain ratelimitly.resource.v1\\0, the "
+                            "length-prefixed name and the two u32 settings, first 16 bytes (wire_protocol.md "
+                            "\"Content-defined resource identity\")",
     },
     "guard_block": {
         "guard_36": "36-byte guard blocks (no buffer_size field). To reach the spec: 40-byte blocks with "
                     "buffer_size after max_samples (wire_protocol.md \"Guard Blocks\")",
+        "guard_32": "32-byte guard blocks (no buffer_size, no min_sample_threshold). To reach the spec: 40-byte "
+                    "blocks with both (wire_protocol.md \"Guard Blocks\")",
     },
     "report_block": {
         "report_32": "32-byte service-latency blocks (no buffer_size field). To reach the spec: 36-byte "
@@ -62,24 +69,59 @@ NOTES = {
                     "only when current_latency < latency_threshold (wire_protocol.md \"Response Semantics\")",
     },
     "legacy_key": {
-        "legacy_unversioned": "accepts legacy unversioned 56/60-byte credential payloads. To reach the "
-                              "spec: require the 45-byte version-1 payload and reject every other size as "
-                              "length (wire_protocol.md \"Credential Validation Rules\")",
+        "legacy_56": "accepts the legacy unversioned 56-byte credential payload (key_id, secret, four u32 "
+                     "quotas) and no 60-byte one. To reach the spec: require the 45-byte version-1 payload and "
+                     "reject every other size as length (wire_protocol.md \"Credential Validation Rules\")",
+        "legacy_60": "accepts the legacy unversioned 60-byte credential payload (five u32 quotas) and no 56-byte "
+                     "one. To reach the spec: require the 45-byte version-1 payload and reject every other size "
+                     "as length (wire_protocol.md \"Credential Validation Rules\")",
+        "legacy_56_60": "accepts both legacy unversioned payloads, 56 and 60 bytes. To reach the spec: require "
+                        "the 45-byte version-1 payload (wire_protocol.md \"Credential Validation Rules\")",
+        "unversioned_be": "a 44-byte payload with no format_version byte and a big-endian key_id; the 45-byte "
+                          "version-1 payload refused as length. To reach the spec: format_version 1 first, "
+                          "key_id little-endian (wire_protocol.md \"Bech32 Credential Formats\")",
     },
     "byte_order": {
         "big_endian": "multi-byte integers read and written big-endian. To reach the spec: every integer "
                       "field is little-endian (wire_protocol.md, all PDUs and credential payloads)",
     },
+    "oversize": {
+        "truncate_1200": "a request longer than 1200 bytes is cut to its first 1200 bytes and sent, no error. "
+                         "To reach the spec: refuse it (class range; api.md \"Capacity limits\", "
+                         "wire_protocol.md: a datagram is at most 1200 bytes)",
+    },
+    "response_auth": {
+        "none_accepted": "a response authenticated with none (auth TLV 0x414E) is accepted under a cookie or "
+                         "AES key: an on-path attacker forges allow and deny. To reach the spec: accept only "
+                         "the key's auth mode (wire_protocol.md \"Auth Header\"; r-client.md 6.4)",
+    },
+    "server_id": {
+        "double": "server_id kept as a double: ids above 2^53 lose their low bits, two servers can collide. "
+                  "To reach the spec: keep the full unsigned 64-bit value (wire_protocol.md \"Structured "
+                  "server_id Format\"; r-client.md 6.4: full 64-bit compare)",
+    },
     "policy_pk": {
         "api_md_only": "the api.md policy alone: no preference schedule P(k), so round 0 waits its whole "
-                       "round and any later response completes at once (P = [B(0), 0, ...]). To reach the "
-                       "spec: add the preference schedule P(k) and P_final (r-client.md 9.3.1)",
+                       "round and any later response completes at once (P = [B(0), 0, ...]); " + HA_DIFF +
+                       ", which adds the preference schedule P(k) and P_final (r-client.md 9.3.1)",
     },
     "horizon": {
-        "no_final": "the dedup horizon leaves out the final receive interval: H = U * sum B(k). To reach "
-                    "the spec: H = U * (sum B(k) + F) (r-client.md 9.3.1, api.md)",
+        "no_final": "the dedup horizon leaves out the final receive interval: H = U * sum B(k); " + HA_DIFF +
+                    ", where H = U * (sum B(k) + F) (r-client.md 9.3.1, api.md)",
     },
 }
+
+# The layout a test's answers are computed under (flag "dialect-under:<area>:<variant>"), so an
+# area is judged under every layout of the other areas: each area varies that area alone.
+UNDER_NOTES = {
+    "byte_order:spec": "answers computed little-endian (the spec's byte order)",
+    "byte_order:big_endian": "answers computed big-endian",
+    "guard_block:spec": "answers with 40-byte guard blocks (the spec's)",
+    "guard_block:guard_36": "answers with 36-byte guard blocks (no buffer_size)",
+    "guard_block:guard_32": "answers with 32-byte guard blocks (no buffer_size, no min_sample_threshold)",
+    "report_block:spec": "answers with 36-byte service-latency blocks (the spec's)",
+}
+ENDIAN = {"spec": "<", "big_endian": ">"}
 
 
 class DialectFile:
@@ -91,15 +133,23 @@ class DialectFile:
                 notes[f"dialect:{area}:{variant}"] = text
         self.vf = gv.VectorFile(f"{kind}.json", kind, SOURCE, notes)
 
-    def add(self, comment, area, variant, inp, answer):
-        """answer: an output dict (valid) or an error class string (invalid)."""
+    def add(self, comment, area, variant, inp, answer, under=()):
+        """answer: an output dict (valid) or an error class string (invalid). under: the
+        (area, variant) layouts the answer is computed under."""
         expected = {"error": answer} if isinstance(answer, str) else answer
         result = "invalid" if isinstance(answer, str) else "valid"
-        self.vf.add(f"{comment} [{variant}]", [f"dialect:{area}:{variant}"], result, inp, expected)
+        flags = [f"dialect:{area}:{variant}"]
+        for a, v in under:
+            flag = f"dialect-under:{a}:{v}"
+            self.vf.notes[flag] = UNDER_NOTES[f"{a}:{v}"]
+            flags.append(flag)
+        where = "".join(f", {a} {v}" for a, v in under)
+        self.vf.add(f"{comment} [{variant}{where}]", flags, result, inp, expected)
 
-    def add_all(self, comment, area, inp, answers):
+    def add_all(self, comment, area, inp, answers, under=()):
         for variant, answer in answers.items():
-            self.add(comment, area, variant, inp, answer)
+            if answer is not None:
+                self.add(comment, area, variant, inp, answer, under)
 
 
 def answer_of(fn, *args):
@@ -137,6 +187,10 @@ def gen_tracker_id():
     return f.vf
 
 
+def bucket_text_variant(name, window, rate):
+    return hashlib.blake2s(b"%s:%d:%d" % (name, window, rate), digest_size=16).digest().hex()
+
+
 def gen_bucket_id():
     f = DialectFile("bucket_id", ["id_hash"])
     for name, window, rate in ((b"checkout", 1000, 100), (b"cafe", 60000, 5), (b"", 1, 0)):
@@ -144,6 +198,7 @@ def gen_bucket_id():
         f.add_all(f"bucket {name!r}", "id_hash", inp, {
             "spec": {"id_hex": bucket_variant(name, window, rate)},
             "blake2s_128": {"id_hex": bucket_variant(name, window, rate, digest=16)},
+            "blake2s_128_text": {"id_hex": bucket_text_variant(name, window, rate)},
         })
     return f.vf
 
@@ -174,16 +229,47 @@ def legacy_answer(text):
     return {"auth": auth, "key_id": str(struct.unpack_from("<Q", payload, 0)[0]), "secret_hex": payload[8:40].hex()}
 
 
+def unversioned_be_answer(text):
+    """No format_version byte: key_id u64 big-endian, secret (32), quota word u32 big-endian."""
+    hrp, payload = gv.bech32_decode(text)
+    if len(payload) != 44:
+        return "length"
+    return {"auth": gv.API_HRPS[hrp][0], "key_id": str(struct.unpack_from(">Q", payload, 0)[0]),
+            "quota_word": "0x%08x" % struct.unpack_from(">I", payload, 40)[0]}
+
+
+PALINDROME_ID = 0x1122334444332211
+
+
 def gen_api_key():
     f = DialectFile("api_key", ["legacy_key", "byte_order"])
-    legacy56 = gv.le64(12) + gv.AES_SECRET + gv.le32(65536) + gv.le32(1024) + gv.le32(32) + gv.le32(300)
-    for hrp, payload in (("rl-aes", legacy56), ("rl-cookie", legacy56), ("rl-aes", legacy56 + gv.le32(4096))):
+    # legacy_key: every key_id and quota word reads the same in either byte order, so the area
+    # varies the payload layout alone.
+    for mode, secret in (("aes", gv.AES_SECRET), ("cookie", gv.COOKIE_SECRET)):
+        key = palindromic_key(mode, secret)
+        spec = gv.api_key_expected(key)
+        f.add_all(f"version-1 rl-{mode} key (45 bytes)", "legacy_key", {"key": key}, {
+            "spec": {k: spec[k] for k in ("auth", "key_id", "quota_word")}, "unversioned_be": "length"})
+    legacy56 = gv.le64(PALINDROME_ID) + gv.AES_SECRET + gv.le32(65536) + gv.le32(1024) + gv.le32(32) + gv.le32(300)
+    for hrp, payload in (("rl-aes", legacy56), ("rl-cookie", legacy56), ("rl-aes", legacy56 + gv.le32(4096)),
+                         ("rl-cookie", legacy56 + gv.le32(4096))):
         key = gv.bech32_encode(hrp, payload)
+        ok = legacy_answer(key)
         f.add_all(f"legacy {len(payload)}-byte {hrp} payload", "legacy_key", {"key": key}, {
             "spec": answer_of(gv.api_key_expected, key),
-            "legacy_unversioned": legacy_answer(key),
+            "legacy_56": ok if len(payload) == 56 else "length",
+            "legacy_60": ok if len(payload) == 60 else "length",
+            "legacy_56_60": ok,
+            "unversioned_be": "length",
         })
-    for mode in ("cookie", "aes"):
+    word = palindromic_word()
+    for hrp, secret in (("rl-aes", gv.AES_SECRET), ("rl-cookie", gv.COOKIE_SECRET)):
+        key = gv.bech32_encode(hrp, struct.pack(">Q", 0x0102030405060708) + secret + struct.pack(">I", word))
+        f.add_all(f"44-byte {hrp} payload, no format_version, key_id big-endian", "legacy_key", {"key": key}, {
+            "spec": answer_of(gv.api_key_expected, key), "legacy_56": "length", "legacy_60": "length",
+            "legacy_56_60": "length", "unversioned_be": unversioned_be_answer(key)})
+    # byte_order: version-1 keys, whose layout is not in question.
+    for mode in ("none", "cookie", "aes"):
         key = gv.KEYS[mode]
         spec = gv.api_key_expected(key)
         f.add_all(f"version-1 rl-{mode} key", "byte_order", {"key": key}, {
@@ -196,8 +282,8 @@ def gen_api_key():
 # ---------------------------------------------------------------------------
 # Packets: one builder, parametrized by the variant's byte order and block shapes.
 
-def palindromic_key(auth, secret):
-    """A key that reads the same in either byte order, so a packet test isolates the packet encoding."""
+def palindromic_word():
+    """A valid quota word that reads the same in either byte order."""
     for b0 in range(256):
         for b1 in range(256):
             word = b0 | b1 << 8 | b1 << 16 | b0 << 24
@@ -207,8 +293,13 @@ def palindromic_key(auth, secret):
                 continue
             if q["dedup_ttl_ms_max"] >= 60 and q["latency_buffer_size_max"] >= 32 and \
                     q["rate_window_size_ms_max"] >= 1000:
-                return gv.make_api_key(auth, 0x1122334444332211, word, secret)
+                return word
     raise AssertionError("no palindromic quota word")
+
+
+def palindromic_key(auth, secret):
+    """A key that reads the same in either byte order, so a packet test isolates the packet encoding."""
+    return gv.make_api_key(auth, PALINDROME_ID, palindromic_word(), secret)
 
 
 def pack(endian, fmt, *values):
@@ -227,8 +318,16 @@ def seal_variant(endian, mode, secret, key_id, uid, steering, pdu, nonce):
     return tenant + prefix + sealed[-16:] + sealed[:-16]
 
 
-def request_packet(inp, endian="<", guard_fields=("ttl_ms", "max_samples", "buffer_size",
-                                                  "min_sample_threshold", "latency_threshold")):
+# Guard block layouts: the u32 fields between the tracker ID and current_latency.
+GUARD_LAYOUT = {
+    "spec": ("ttl_ms", "max_samples", "buffer_size", "min_sample_threshold", "latency_threshold"),
+    "guard_36": ("ttl_ms", "max_samples", "min_sample_threshold", "latency_threshold"),
+    "guard_32": ("ttl_ms", "max_samples", "latency_threshold"),
+}
+
+
+def request_packet(inp, endian="<", guard_fields=GUARD_LAYOUT["spec"], limit=None):
+    """The variant's request datagram; limit: cut to that many bytes (None: the whole datagram)."""
     key = gv.decode_api_key(inp["key"])
     blocks = b""
     for g in inp["guards"]:
@@ -242,7 +341,7 @@ def request_packet(inp, endian="<", guard_fields=("ttl_ms", "max_samples", "buff
     nonce = bytes.fromhex(inp["nonce_hex"]) if key["auth"] == "aes" else None
     pkt = seal_variant(endian, key["auth"], key["secret"], key["key_id"], bytes.fromhex(inp["unique_id_hex"]),
                        inp["steering_feedback"], pdu, nonce)
-    return {"packet_hex": pkt.hex()}
+    return {"packet_hex": pkt[:limit].hex()}
 
 
 def report_packet(inp, endian="<", fields=("ttl_ms", "max_samples", "buffer_size", "min_sample_threshold",
@@ -257,22 +356,41 @@ def report_packet(inp, endian="<", fields=("ttl_ms", "max_samples", "buffer_size
     return {"packet_hex": pkt.hex()}
 
 
-NO_BUFFER_GUARD = ("ttl_ms", "max_samples", "min_sample_threshold", "latency_threshold")
 NO_BUFFER_REPORT = ("ttl_ms", "max_samples", "min_sample_threshold", "observed_latency")
 
 
 def gen_rate_request():
-    f = DialectFile("rate_request_packet", ["guard_block", "byte_order"])
+    f = DialectFile("rate_request_packet", ["guard_block", "byte_order", "oversize"])
     guards = [gv.make_guard("inventory-backend"), gv.make_guard("search", latency_threshold=250, buffer_size=16)]
     resources = [gv.make_resource("checkout")]
     for mode in ("none", "aes"):
         inp = gv.request_input(mode, guards, resources)
         inp["key"] = palindromic_key(mode, gv.AES_SECRET if mode == "aes" else None)
         assert request_packet(inp) == {"packet_hex": gv.build_rate_request(inp).hex()}  # same as the spec model
-        f.add_all(f"rl-{mode}: two guards, one resource", "guard_block", inp, {
-            "spec": request_packet(inp), "guard_36": request_packet(inp, guard_fields=NO_BUFFER_GUARD)})
-        f.add_all(f"rl-{mode}: two guards, one resource", "byte_order", inp, {
-            "spec": request_packet(inp), "big_endian": request_packet(inp, endian=">")})
+        # guard_block under either byte order; byte_order under every guard layout.
+        for order, endian in ENDIAN.items():
+            f.add_all(f"rl-{mode}: two guards, one resource", "guard_block", inp,
+                      {gl: request_packet(inp, endian, fields) for gl, fields in GUARD_LAYOUT.items()},
+                      under=[("byte_order", order)])
+        for gl, fields in GUARD_LAYOUT.items():
+            f.add_all(f"rl-{mode}: two guards, one resource", "byte_order", inp,
+                      {o: request_packet(inp, e, fields) for o, e in ENDIAN.items()}, under=[("guard_block", gl)])
+        # byte_order on resource blocks alone, whose layout is not in question.
+        inp = gv.request_input(mode, [], [gv.make_resource("checkout"), gv.make_resource("cart", 1000, 7, 3)])
+        inp["key"] = palindromic_key(mode, gv.AES_SECRET if mode == "aes" else None)
+        assert request_packet(inp) == {"packet_hex": gv.build_rate_request(inp).hex()}
+        f.add_all(f"rl-{mode}: two resources, no guard", "byte_order", inp,
+                  {o: request_packet(inp, e) for o, e in ENDIAN.items()})
+    # oversize: 40 resources fit (1176 bytes with rl-none), 41 do not (1204 > 1200).
+    for n in (40, 41):
+        inp = gv.request_input("none", [], [gv.make_resource(f"bucket-{i}") for i in range(n)])
+        inp["key"] = palindromic_key("none", None)
+        spec = answer_of(lambda x: {"packet_hex": gv.build_rate_request(x).hex()}, inp)
+        assert (spec == "range") == (n == 41)
+        for order, endian in ENDIAN.items():
+            f.add_all(f"rl-none: {n} resources, {40 + 4 + 12 + 28 * n} bytes", "oversize", inp, {
+                "spec": spec if order == "spec" or spec == "range" else request_packet(inp, endian),
+                "truncate_1200": request_packet(inp, endian, limit=gv.MAX_DATAGRAM)}, under=[("byte_order", order)])
     return f.vf
 
 
@@ -284,25 +402,76 @@ def gen_latency_report():
         reports.append({"tracker_id_hex": tid.hex(), "ttl_ms": 10000, "max_samples": 100, "buffer_size": bs,
                         "min_sample_threshold": 5, "observed_latency": observed})
     for mode in ("none", "cookie"):
-        inp = {"key": gv.KEYS[mode], "unique_id_hex": gv.UID.hex(), "time_stamp_ms": gv.TIME_STAMP,
-               "reports": reports}
+        inp = {"key": palindromic_key(mode, gv.COOKIE_SECRET if mode == "cookie" else None),
+               "unique_id_hex": gv.UID.hex(), "time_stamp_ms": gv.TIME_STAMP, "reports": reports}
         assert report_packet(inp) == {"packet_hex": gv.build_latency_report(inp).hex()}
-        f.add_all(f"rl-{mode}: two reports", "report_block", inp, {
-            "spec": report_packet(inp), "report_32": report_packet(inp, fields=NO_BUFFER_REPORT)})
+        for order, endian in ENDIAN.items():
+            f.add_all(f"rl-{mode}: two reports", "report_block", inp, {
+                "spec": report_packet(inp, endian), "report_32": report_packet(inp, endian, NO_BUFFER_REPORT)},
+                under=[("byte_order", order)])
     return f.vf
 
 
 # ---------------------------------------------------------------------------
-# Responses: a guard exactly at its threshold.
+# Responses, built in the variant's byte order and guard layout.
+
+SECRETS = {"none": None, "cookie": gv.COOKIE_SECRET, "aes": gv.AES_SECRET}
+
+
+def response_packet(mode, endian="<", guard_fields=GUARD_LAYOUT["spec"], guards=(), resources=(),
+                    server_id=gv.SERVER_A, auth=None):
+    """guards: (guard dict, current_latency); resources: (resource dict, actual_rate, deficit).
+    auth: the auth TLV the server used (default: the key's mode)."""
+    blocks = b""
+    for g, current in guards:
+        blocks += bytes.fromhex(g["tracker_id_hex"]) + b"".join(pack(endian, "I", g[k]) for k in guard_fields)
+        blocks += pack(endian, "I", current)
+    for r, actual, deficit in resources:
+        blocks += bytes.fromhex(r["bucket_id_hex"]) + pack(endian, "IIHH", r["window_size_ms"], actual, deficit, 0)
+    pdu = pack(endian, "HHHHHH", gv.PDU_RATE_RESPONSE, 12 + len(blocks), 0, 0, len(guards), len(resources)) + blocks
+    auth = auth or mode
+    nonce = gv.next_nonce() if auth == "aes" else None
+    return seal_variant(endian, auth, SECRETS[auth], server_id, gv.UID, 1, pdu, nonce)
+
+
+def response_input(mode, pkt, trusted=(gv.SERVER_A,)):
+    return {"key": palindromic_key(mode, SECRETS[mode]), "packet_hex": pkt.hex(),
+            "request_unique_id_hex": gv.UID.hex(), "trusted_server_ids": [str(t) for t in trusted]}
+
 
 def gen_rate_response():
-    f = DialectFile("rate_response", ["guard_rule"])
+    f = DialectFile("rate_response", ["guard_rule", "response_auth", "server_id"])
+    # guard_rule under every byte order and guard layout: at the threshold the rules differ, one
+    # below they agree (so a none names the field that differs in the client's own layout).
     for mode, threshold in (("none", 100), ("cookie", 250), ("aes", 1)):
-        pdu = gv.rr_pdu([gv.rr_guard("inventory-backend", threshold, threshold)], [gv.rr_resource("checkout", 1, 0)])
-        inp = {"key": gv.KEYS[mode], "packet_hex": gv.rr_packet(mode, pdu).hex(),
-               "request_unique_id_hex": gv.UID.hex(), "trusted_server_ids": gv.TRUSTED}
-        f.add_all(f"rl-{mode}: current_latency = latency_threshold = {threshold}", "guard_rule", inp, {
-            "spec": {"success": False}, "guard_le": {"success": True}})
+        g = gv.make_guard("inventory-backend", latency_threshold=threshold)
+        for order, endian in ENDIAN.items():
+            for gl, fields in GUARD_LAYOUT.items():
+                for current in (threshold, threshold - 1):
+                    pkt = response_packet(mode, endian, fields, [(g, current)],
+                                          [(gv.make_resource("checkout"), 1, 0)])
+                    f.add_all(f"rl-{mode}: current_latency {current}, latency_threshold {threshold}", "guard_rule",
+                              response_input(mode, pkt), {"spec": {"success": current < threshold},
+                                                          "guard_le": {"success": current <= threshold}},
+                              under=[("byte_order", order), ("guard_block", gl)])
+    # response_auth: no guard blocks, so no layout is in question.
+    r = [(gv.make_resource("checkout"), 1, 0)]
+    for mode in ("cookie", "aes"):
+        for order, endian in ENDIAN.items():
+            for auth in (mode, "none"):
+                inp = response_input(mode, response_packet(mode, endian, resources=r, auth=auth))
+                f.add_all(f"rl-{mode} key, response authenticated with {auth}", "response_auth", inp, {
+                    "spec": {"success": True} if auth == mode else "auth", "none_accepted": {"success": True}},
+                    under=[("byte_order", order)])
+    # server_id above 2^53: 41-bit start field near its top.
+    big = gv.server_id_compose(gv.EPOCH_2025 + (1 << 38) + 5, 3, 17)
+    assert big > 1 << 53 and int(float(big)) != big and float(big) == float(big + 1)
+    for order, endian in ENDIAN.items():
+        for sid in (big, big + 1):
+            inp = response_input("none", response_packet("none", endian, resources=r, server_id=sid), trusted=[big])
+            f.add_all(f"rl-none: response from server_id {sid:#x}, trusted {big:#x}", "server_id", inp, {
+                "spec": {"server_id": str(sid)} if sid == big else "correlation",
+                "double": {"server_id": str(int(float(sid)))}}, under=[("byte_order", order)])
     return f.vf
 
 

@@ -426,6 +426,10 @@ def parse_rate_response(inp):
     t_type, t_size, server_id, uid, _ts, steering, mgmt, padding = struct.unpack_from("<HHQ16sQBBH", pkt)
     if t_type != TLV_TENANT or t_size != 40 or padding != 0:
         raise VecError("malformed", "tenant TLV type, size or padding")
+    # steering_feedback and tenant_mgmt_flag are booleans; 2-255 are reserved (wire_protocol.md
+    # "Tenant Header"; docs/spec-notes.md "Rate responses": reserved values are malformed).
+    if steering > 1 or mgmt > 1:
+        raise VecError("malformed", "steering_feedback or tenant_mgmt_flag above 1")
     if len(pkt) < 44:
         raise VecError("malformed", "no auth TLV header")
     a_type, a_size = struct.unpack_from("<HH", pkt, 40)
@@ -1401,7 +1405,8 @@ def gen_rate_response():
                         "Steering": "keep_port is steering_feedback == 1",
                         "ServerTlv": "optional TLVs after the blocks; each needs tlv_size >= 4 within pdu_size; "
                                      "the client ignores their content",
-                        "Malformed": "framing: tenant TLV type 0x4C52, tlv_size 40, zero padding; auth TLV size "
+                        "Malformed": "framing: tenant TLV type 0x4C52, tlv_size 40, zero padding, steering_feedback and "
+                                     "tenant_mgmt_flag at most 1; auth TLV size "
                                      "exact for its type; pdu_size equal to the bytes present; reserved fields "
                                      "zero; 12 + 40 guard_count + 28 resource_count <= pdu_size; trailing TLVs "
                                      "well formed. For AES the PDU checks apply to the decrypted PDU: these "
@@ -1418,6 +1423,10 @@ def gen_rate_response():
                                    "window; counts equal), else malformed; success uses each guard's requested "
                                    "latency_threshold, not the echo (docs/spec-notes.md \"Rate responses\")",
                         "RepeatedTracker": "two guards on one tracker with different thresholds (r-client.md 5.2)",
+                        "SingleFault": "exactly one field rule broken (or exercised), every other field valid; "
+                                       "the comment names the rule",
+                        "TenantSize44": "a self-consistent 44-byte tenant TLV: a client that skips tlv_size "
+                                        "bytes instead of requiring 40 accepts it",
                     })
 
     def add(comment, flags, mode, pkt, want, uid=UID, trusted=None, key=None, request=None):
@@ -1554,7 +1563,104 @@ def gen_rate_response():
     add("aes: PDU kind 0x5452 and tenant_mgmt_flag 1 and untrusted: correlation", ["Precedence"], "aes",
         rr_packet("aes", rr_pdu([g_ok], [r_ok], pdu_type=PDU_RATE_REQUEST), mgmt=1, server_id=5), "correlation")
     add_request_vectors(add)
+    add_single_fault_vectors(add)
     return vf
+
+
+TENANT = "wire_protocol.md \"Tenant Header\""
+AUTH_HDR = "wire_protocol.md \"Auth Header\""
+PDU_FMT = "wire_protocol.md \"rate_response PDU\""
+
+
+def add_single_fault_vectors(add):
+    """One fault per vector for every field rule of a response (flag SingleFault): each tenant TLV
+    field and size, each reserved field, the steering values, the auth TLV sizes, the echoed
+    threshold with and without resources. Each comment names its rule (document and section).
+    Appended after every older vector so their tcIds stay as they were."""
+    g_ok = rr_guard("inventory-backend", 100, 12)
+    r_ok = rr_resource("checkout", 17, 0)
+    base = rr_pdu([g_ok], [r_ok])
+    for M in MODES:
+        f = ["SingleFault"]
+        for steering in (2, 255):
+            add(f"{M}: steering_feedback {steering} ({TENANT}: a boolean, 0 or 1; 2-255 reserved, "
+                "docs/spec-notes.md \"Rate responses\")", f + ["Malformed", "Steering"], M,
+                rr_packet(M, base, steering=steering), "malformed")
+        add(f"{M}: steering_feedback 0 alone ({TENANT}: 0 = change port)", f + ["Steering"], M,
+            rr_packet(M, base, steering=0), "valid")
+        add(f"{M}: tenant_mgmt_flag 2 ({TENANT}: values 2-255 reserved)", f + ["Malformed"], M,
+            rr_packet(M, base, mgmt=2), "malformed")
+        add(f"{M}: tenant_mgmt_flag 1 on a rate response (r-client.md 6.4 Correlation: not a regular "
+            "response)", f + ["Correlation"], M, rr_packet(M, base, mgmt=1), "correlation")
+        add(f"{M}: tenant padding byte 38 := 1 ({TENANT}: padding MUST be zero)", f + ["Malformed"], M,
+            rr_packet(M, base, t_pad=0x0001), "malformed")
+        add(f"{M}: tenant padding byte 39 := 0x80 ({TENANT}: padding MUST be zero)", f + ["Malformed"], M,
+            rr_packet(M, base, t_pad=0x8000), "malformed")
+        add(f"{M}: tenant tlv_type 0x0000 ({TENANT}: type 0x4C52)", f + ["Malformed"], M,
+            rr_packet(M, base, t_type=0), "malformed")
+        for size in (0, 4, 39, 41, 0xFFFF):
+            add(f"{M}: tenant tlv_size {size}, 40 bytes present ({TENANT}: tlv_size is 40)", f + ["Malformed"], M,
+                rr_packet(M, base, t_size=size), "malformed")
+        add(f"{M}: a 44-byte tenant TLV (tlv_size 44, 4 more body bytes, the rest after it; {TENANT}: "
+            "tlv_size is 40)", f + ["Malformed", "TenantSize44"], M, tenant44_packet(M, base), "malformed")
+        add(f"{M}: first reserved field := 0x0100 ({PDU_FMT}: reserved MUST be zero)", f + ["Malformed"], M,
+            rr_packet(M, rr_pdu([g_ok], [r_ok], res1=0x0100)), "malformed")
+        add(f"{M}: second reserved field := 0x0001 ({PDU_FMT}: reserved MUST be zero)", f + ["Malformed"], M,
+            rr_packet(M, rr_pdu([g_ok], [r_ok], res2=0x0001)), "malformed")
+        # auth TLV: the size of each known type is exact; a size below the 4-byte header is out of bounds.
+        full = rr_packet(M, base)
+        own_type, own_size = AUTH_TLV[M]
+        add(f"{M}: auth tlv_size 2, below its header ({AUTH_HDR})", f + ["Malformed"], M, put16(full, 42, 2),
+            "malformed")
+        add(f"{M}: auth tlv_size {own_size + 4} for its type, 4 more bytes present ({AUTH_HDR}: the size is "
+            f"{own_size})", f + ["Malformed"], M, longer_auth_tlv(M, base), "malformed")
+    add_echo_vectors(add)
+
+
+def tenant44_packet(mode, pdu):
+    """A response whose tenant TLV says tlv_size 44 and carries 4 more body bytes, sealed (AES: a valid
+    tag over the 44-byte header) so the tenant size is the only fault."""
+    tenant = tenant_tlv(SERVER_A, UID, int(TIME_STAMP), 1, tlv_size=44) + bytes(4)
+    secret = {"none": None, "cookie": COOKIE_SECRET, "aes": AES_SECRET}[mode]
+    return seal(mode, secret, tenant, pdu, next_nonce() if mode == "aes" else None)
+
+
+def longer_auth_tlv(mode, pdu):
+    """The key's own auth TLV with tlv_size 4 more than its type's and 4 more bytes (AES: in the AAD)."""
+    tenant = tenant_tlv(SERVER_A, UID, int(TIME_STAMP), 1)
+    t, size = AUTH_TLV[mode]
+    if mode == "none":
+        return tenant + le16(t) + le16(size + 4) + bytes(4) + pdu
+    if mode == "cookie":
+        return tenant + le16(t) + le16(size + 4) + COOKIE_SECRET + bytes(4) + pdu
+    nonce = next_nonce()
+    prefix = le16(t) + le16(size + 4) + nonce
+    sealed = AESGCM(AES_SECRET).encrypt(nonce, pdu, tenant + prefix)
+    return tenant + prefix + sealed[-16:] + bytes(4) + sealed[:-16]
+
+
+def add_echo_vectors(add):
+    """The echoed latency_threshold with resources beside the guard, so a client that refuses
+    guard-only requests still meets the rule (docs/spec-notes.md "Rate responses": success uses the
+    requested threshold; wire_protocol.md "Response Semantics")."""
+    g10, ra = make_guard("inventory-backend", latency_threshold=10), make_resource("bucket-a")
+    res_a = struct.pack("<16sIIHH", bytes.fromhex(ra["bucket_id_hex"]), ra["window_size_ms"], 1, 0, 0)
+    req = {"guards": [g10], "resources": [ra]}
+    for M in ("cookie", "aes"):
+        f = ["SingleFault", "Request"]
+        echoed = rr_packet(M, rr_pdu([guard_block(dict(g10, latency_threshold=1000), 50)], [res_a]))
+        add(f"{M}: guard + resource, echo rewritten to 1000, current 50, requested 10: deny (wire_protocol.md "
+            "\"Response Semantics\": current < the requested threshold)", f + ["Deny"], M, echoed, "valid",
+            request=req)
+        add(f"{M}: the same guard + resource datagram alone (no request): the echo 1000 decides, allow "
+            "(docs/spec-notes.md \"Rate responses\": a datagram judged alone reads the echoed threshold)",
+            ["SingleFault", "Allow"], M, echoed, "valid")
+        lowered = rr_packet(M, rr_pdu([guard_block(dict(g10, latency_threshold=5), 9)], [res_a]))
+        add(f"{M}: guard + resource, echo lowered to 5, current 9, requested 10: allow (wire_protocol.md "
+            "\"Response Semantics\")", f + ["Allow"], M, lowered, "valid", request=req)
+        add(f"{M}: guard + resource, honest echo 10, current 10: deny (wire_protocol.md \"Response "
+            "Semantics\": current < threshold)", f + ["Deny", "Boundary"], M,
+            rr_packet(M, rr_pdu([guard_block(g10, 10)], [res_a])), "valid", request=req)
 
 
 def add_request_vectors(add):

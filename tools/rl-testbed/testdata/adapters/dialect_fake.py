@@ -1,0 +1,110 @@
+#!/usr/bin/python3
+"""A fake client for the dialect report's own tests (run_dialect.sh): it speaks the variants it is
+told to, answering each vector request from the dialect files' recorded answers.
+
+usage: dialect_fake.py DIALECT_DIR [AREA=VARIANT ...] [reject_all] [unsupported=AREA] [set:FIELD=JSON]
+
+AREA=VARIANT picks the variant the fake speaks in that area (every other area: the spec). For a
+request the fake gathers every dialect test with that kind and input whose variant is its pick
+for the test's area and whose "dialect-under:" layouts are its picks too, and answers their
+recorded answer (the union of their pinned fields; they must agree). With no such test it answers
+as the spec would under its picks; a datagram recorded under other layouts only (a response in a
+layout it does not speak) is refused as malformed.
+  reject_all        every request answered "rejected" with no class
+  unsupported=AREA  the first test of AREA answered "unsupported" (reason "not in this build")
+  set:FIELD=JSON    every accepted output that has FIELD gives JSON instead (a client no variant describes)
+"""
+import glob
+import json
+import os
+import sys
+
+KINDS = ("tracker_id", "bucket_id", "api_key", "rate_request_packet", "latency_report_packet", "rate_response",
+         "ha_schedule")
+
+
+def load(directory):
+    """(kind, canonical input) -> [(area, variant, {under area: variant}, expected)]; first input per area."""
+    table, first = {}, {}
+    for path in sorted(glob.glob(os.path.join(directory, "*.json"))):
+        with open(path, encoding="utf-8") as fh:
+            doc = json.load(fh)
+        for t in doc["tests"]:
+            area = variant = None
+            under = {}
+            for f in t["flags"]:
+                parts = f.split(":")
+                if parts[0] == "dialect":
+                    area, variant = parts[1], parts[2]
+                elif parts[0] == "dialect-under":
+                    under[parts[1]] = parts[2]
+            key = (doc["kind"], json.dumps(t["input"], sort_keys=True))
+            table.setdefault(key, []).append((area, variant, under, t["expected"]))
+            first.setdefault(area, key)
+    return table, first
+
+
+def consistent(entries, picks, own_variant):
+    """Entries whose variant is own_variant(area) and whose layouts are the picks."""
+    return [e for e in entries if e[1] == own_variant(e[0]) and all(picks.get(a, "spec") == v
+                                                                    for a, v in e[2].items())]
+
+
+def answer(entries, picks):
+    chosen = consistent(entries, picks, lambda area: picks.get(area, "spec"))
+    if not chosen:  # a variant that pins nothing for this input: the spec's answer under the picks
+        chosen = consistent(entries, picks, lambda area: "spec")
+    if not chosen:  # a datagram in a layout the fake does not speak: refused, as a real client would
+        return {"status": "rejected", "error": "malformed", "reason": "not in this client's layout"}
+    errors = {e[3]["error"] for e in chosen if "error" in e[3]}
+    if errors:
+        if len(errors) > 1 or any("error" not in e[3] for e in chosen):
+            sys.exit(f"dialect_fake: recorded answers disagree: {chosen}")
+        return {"status": "rejected", "error": errors.pop(), "reason": "as the variant"}
+    output = {}
+    for e in chosen:
+        for k, v in e[3].items():
+            if k in output and output[k] != v:
+                sys.exit(f"dialect_fake: recorded answers disagree on {k}: {output[k]} / {v}")
+            output[k] = v
+    return {"status": "accepted", "output": output}
+
+
+def main():
+    table, first = load(sys.argv[1])
+    picks, reject_all, unsupported, forced = {}, False, None, {}
+    for arg in sys.argv[2:]:
+        if arg.startswith("set:"):
+            field, value = arg[4:].split("=", 1)
+            forced[field] = json.loads(value)
+        elif arg == "reject_all":
+            reject_all = True
+        elif arg.startswith("unsupported="):
+            unsupported = first[arg.split("=", 1)[1]]
+        else:
+            area, variant = arg.split("=", 1)
+            picks[area] = variant
+    name = "dialect fake " + (" ".join(sys.argv[2:]) or "spec")
+    for line in sys.stdin:
+        req = json.loads(line)
+        if req["op"] == "hello":
+            out = {"protocol": "ratelimitly-adapter/1", "client": {"name": name, "version": "0"},
+                   "capabilities": {"vector_kinds": list(KINDS), "error_classes": True}}
+        elif reject_all:
+            out = {"status": "rejected", "error": None, "reason": "refuses everything"}
+        else:
+            key = (req["kind"], json.dumps(req["input"], sort_keys=True))
+            if key == unsupported:
+                out = {"status": "unsupported", "reason": "not in this build"}
+            else:
+                out = answer(table.get(key, []), picks)
+                for field, value in forced.items():
+                    if field in out.get("output", {}):
+                        out["output"][field] = value
+        out["id"] = req["id"]
+        sys.stdout.write(json.dumps(out) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
