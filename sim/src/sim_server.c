@@ -64,22 +64,32 @@
  *   the rest of the window.
  *
  * Latency trackers (key_id, latency_tracker_id) bind ttl_ms, max_samples,
- * buffer_size and min_sample_threshold (wire_protocol.md "inline
- * monotonic-point capacity"). Samples enter a monotonic buffer of at most
- * buffer_size points (arrival time, value), times increasing and values
- * non-decreasing from its head: a new sample first expires head points older
- * than ttl_ms, removes every tail point not smaller than itself (it can never
- * be the minimum again) and, if the buffer is still full, the head point, then
- * is appended. current_latency is the value of the oldest point younger than
+ * buffer_size and min_sample_threshold. A tracker keeps at most max_samples
+ * samples, the most recent (wire_protocol.md "Guard Blocks": "Maximum number
+ * of samples to keep"), each for ttl_ms, in a monotonic buffer of at most
+ * buffer_size points (arrival time, value, sample number), times increasing
+ * and values non-decreasing from its head: a new sample first drops head
+ * points older than ttl_ms or no longer among the last max_samples samples,
+ * removes every tail point not smaller than itself (it can never be the
+ * minimum again) and, if the buffer is still full, the head point, then is
+ * appended. current_latency is the value of the oldest point younger than
  * ttl_ms (a sample arriving at t counts while now < t + ttl_ms): the minimum
- * over ttl_ms, whatever the number of samples per ttl. It controls admission
- * only when the last min_sample_threshold samples all are younger than ttl_ms
- * (a count of samples, not points, of which at most max_samples are counted:
- * a threshold above max_samples, or above 65536, never controls); otherwise,
- * and with no live point, it is 0. A guard fails when
+ * of the last max_samples samples younger than ttl_ms (exact when
+ * buffer_size >= max_samples; with fewer points a full buffer gives up its
+ * oldest, smallest point). It controls admission only when the last
+ * min_sample_threshold samples all are younger than ttl_ms (a count of
+ * samples, not points; a threshold above max_samples, or above the slot's
+ * capacity latency_buffer_size_max, never controls); otherwise, and with no
+ * live point, it is 0; max_samples 0 keeps nothing. A guard fails when
  * current_latency >= latency_threshold (so a threshold of 0 always fails),
  * and any failing guard denies. A guard or report touching a tracker keeps it
  * live until now + ttl_ms; an expired tracker forgets its samples and binding.
+ * Memory: one slot per stored tracker of latency_buffer_size_max points and as
+ * many arrival times (24 bytes a point, wire_protocol.md "Quota Enforcement
+ * Semantics": every slot's inline capacity), allocated when the tracker is
+ * bound, counted in stats.tracker_bytes and covered by the memory estimate of
+ * the key (sim_server_admin.c "Memory admission"); at most
+ * latency_services_max trackers are stored per key.
  * A report applies every block or none: a mismatch or quota failure in any
  * block drops the whole report; blocks repeating an id add one sample each.
  *
