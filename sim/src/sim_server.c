@@ -130,8 +130,15 @@
  * client); the first metrics-label TLV is the label, unknown request TLVs are
  * skipped; tenant_mgmt_flag 2..255 is malformed; an ADD of a known key_id
  * replaces its credential and quotas but keeps its buckets, trackers and
- * counters; a REMOVE drops all of them;
+ * counters (its trackers are dropped when latency_services_max or
+ * latency_buffer_size_max shrinks: their slots no longer fit the estimate);
+ * a REMOVE drops all of them;
  * min_sample_threshold ("minimum insertion rate") is a count of live samples;
+ * a guard evaluation records no sample: api.md's "speculative latency" a
+ * successful evaluation "may record" is, here, the establishment or refresh
+ * of the tracker's binding and life and its check counters (wire_protocol.md
+ * defines no speculative sample, and a sample the server made up would bias
+ * the minimum that reports measure);
  * the server never compares a duplicate's body with the original's; an
  * allocation failure while creating state drops the request as QUOTA.
  *
@@ -252,7 +259,9 @@ static uint64_t key_hash(uint64_t key_id, uint32_t quota_word) {
 
 /* Upsert (wire_protocol.md "ADD Tenant": "completely replaces existing
  * configuration"). Runtime state of the key (buckets, trackers, counters) is
- * kept. A new AES key is set up on a scratch copy first, so a failure leaves
+ * kept, except its trackers when latency_services_max or
+ * latency_buffer_size_max shrinks: their slots were sized by the old quotas
+ * and would not fit the new estimate. A new AES key is set up on a scratch copy first, so a failure leaves
  * the old configuration in place. */
 int srv_tenant_upsert(sim_server_t *s, const r_auth_key_info_t *info, const char *name, size_t name_len) {
     srv_tenant_t *t = srv_tenant_find(s, info->key_id);
@@ -273,6 +282,10 @@ int srv_tenant_upsert(sim_server_t *s, const r_auth_key_info_t *info, const char
         t->overflow_rec = -1;
     } else {
         s->table_hash ^= key_hash(t->key_id, t->quota_word); /* the old entry leaves the hash */
+        if (info->quotas.latency_services_max < t->quotas.latency_services_max ||
+            info->quotas.latency_buffer_size_max < t->quotas.latency_buffer_size_max) {
+            srv_table_drop_key(&s->trackers, t->key_id);
+        }
     }
     srv_auth_release(t);
     t->auth_tlv = next.auth_tlv;

@@ -206,6 +206,49 @@ static void test_threshold_above_slot_never_controls(void **state) {
     tu_fix_free(f);
 }
 
+/* An ADD that replaces a key with smaller latency quotas drops the key's
+ * trackers, whose slots were sized by the old quotas, so the key's tracker
+ * memory stays within its new estimate (project); one with the same quotas
+ * keeps them (sim_server.h: an upsert keeps the runtime state). */
+static void test_upsert_shrinking_latency_quotas_drops_trackers(void **state) {
+    (void)state;
+    tu_fix_t *f = fix(); /* key 0x1234, default quotas: buffer 32 */
+    r_latency_guard_t g = tu_guard("db", 1000, 1000, 100, 32, 1);
+    report(f, TU_T0, &g, 10);
+    assert_int_equal(sim_server_stats(f->s)->tracker_bytes, 32u * 24u);
+    r_api_key_quotas_t q = tu_default_quotas();
+    tu_key_t same;
+    tu_key_init(&same, R_AUTH_AES, 0x1234u, &q);
+    assert_int_equal(sim_server_add_tenant(f->s, same.cred), 0);
+    assert_int_equal(sim_server_stats(f->s)->tracker_bytes, 32u * 24u); /* kept */
+    q.latency_buffer_size_max = 16;
+    tu_key_t smaller;
+    tu_key_init(&smaller, R_AUTH_AES, 0x1234u, &q);
+    assert_int_equal(sim_server_add_tenant(f->s, smaller.cred), 0);
+    assert_int_equal(sim_server_stats(f->s)->tracker_bytes, 0);
+    tu_key_free(&same);
+    tu_key_free(&smaller);
+    tu_fix_free(f);
+}
+
+/* A passing guard-only request is a server operation, not a read-only query
+ * (api.md "Required input": it "may record the server's normal speculative
+ * latency for its guards"): in the model it binds the tracker (a report with
+ * other settings is then a mismatch) and keeps it live, and records no sample
+ * (project: wire_protocol.md defines no speculative sample). */
+static void test_guard_binds_tracker_without_a_sample(void **state) {
+    (void)state;
+    tu_fix_t *f = fix();
+    r_latency_guard_t g = tu_guard("db", 1000, 1000, 100, 32, 1);
+    assert_int_equal(current_of(f, TU_T0, 1, &g), 0);
+    assert_int_equal(current_of(f, TU_T0 + 900, 2, &g), 0); /* passed twice; no sample recorded */
+    r_service_latency_report_t s1 = tu_sample(&g, 5);
+    s1.buffer_size = 16; /* same id, other settings */
+    assert_int_equal(tu_send_report(f, TU_T0 + 1800, 3, &s1, 1), SIM_SRV_DROP_MISMATCH); /* live until 1900 */
+    assert_int_equal(tu_send_report(f, TU_T0 + 1900, 4, &s1, 1), SIM_SRV_REPORT);          /* expired: rebinds */
+    tu_fix_free(f);
+}
+
 static void test_report_is_atomic_on_mismatch(void **state) {
     (void)state;
     tu_fix_t *f = fix();
@@ -398,6 +441,8 @@ int main(void) {
         cmocka_unit_test(test_threshold_counts_samples),
         cmocka_unit_test(test_tracker_memory_bounded_by_quota),
         cmocka_unit_test(test_threshold_above_slot_never_controls),
+        cmocka_unit_test(test_upsert_shrinking_latency_quotas_drops_trackers),
+        cmocka_unit_test(test_guard_binds_tracker_without_a_sample),
         cmocka_unit_test(test_report_is_atomic_on_mismatch),
         cmocka_unit_test(test_report_blocks_disagreeing_in_one_pdu_dropped),
         cmocka_unit_test(test_guard_mismatch_dropped_until_tracker_expires),
