@@ -8,8 +8,10 @@
  * produce leave in one sendmmsg (in order, an injected datagram before its
  * reply). Work is bounded: at most BATCH datagrams per socket per wakeup,
  * --rate-cap datagrams per second handled, a reply queue of fixed size and
- * dedup caches sized from --memory-cap; nothing a datagram carries can make
- * the loop allocate. */
+ * dedup caches sized from --memory-cap. The loop itself allocates nothing per
+ * datagram; the model's per-tenant state (buckets, trackers, labels) grows
+ * only within each tenant's quotas, whose estimate memory admission counts
+ * (docs/serve.md "Memory"). */
 #define _GNU_SOURCE
 #include "serve.h"
 

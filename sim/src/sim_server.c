@@ -64,22 +64,32 @@
  *   the rest of the window.
  *
  * Latency trackers (key_id, latency_tracker_id) bind ttl_ms, max_samples,
- * buffer_size and min_sample_threshold (wire_protocol.md "inline
- * monotonic-point capacity"). Samples enter a monotonic buffer of at most
- * buffer_size points (arrival time, value), times increasing and values
- * non-decreasing from its head: a new sample first expires head points older
- * than ttl_ms, removes every tail point not smaller than itself (it can never
- * be the minimum again) and, if the buffer is still full, the head point, then
- * is appended. current_latency is the value of the oldest point younger than
+ * buffer_size and min_sample_threshold. A tracker keeps at most max_samples
+ * samples, the most recent (wire_protocol.md "Guard Blocks": "Maximum number
+ * of samples to keep"), each for ttl_ms, in a monotonic buffer of at most
+ * buffer_size points (arrival time, value, sample number), times increasing
+ * and values non-decreasing from its head: a new sample first drops head
+ * points older than ttl_ms or no longer among the last max_samples samples,
+ * removes every tail point not smaller than itself (it can never be the
+ * minimum again) and, if the buffer is still full, the head point, then is
+ * appended. current_latency is the value of the oldest point younger than
  * ttl_ms (a sample arriving at t counts while now < t + ttl_ms): the minimum
- * over ttl_ms, whatever the number of samples per ttl. It controls admission
- * only when the last min_sample_threshold samples all are younger than ttl_ms
- * (a count of samples, not points, of which at most max_samples are counted:
- * a threshold above max_samples, or above 65536, never controls); otherwise,
- * and with no live point, it is 0. A guard fails when
+ * of the last max_samples samples younger than ttl_ms (exact when
+ * buffer_size >= max_samples; with fewer points a full buffer gives up its
+ * oldest, smallest point). It controls admission only when the last
+ * min_sample_threshold samples all are younger than ttl_ms (a count of
+ * samples, not points; a threshold above max_samples, or above the slot's
+ * capacity latency_buffer_size_max, never controls); otherwise, and with no
+ * live point, it is 0; max_samples 0 keeps nothing. A guard fails when
  * current_latency >= latency_threshold (so a threshold of 0 always fails),
  * and any failing guard denies. A guard or report touching a tracker keeps it
  * live until now + ttl_ms; an expired tracker forgets its samples and binding.
+ * Memory: one slot per stored tracker of latency_buffer_size_max points and as
+ * many arrival times (24 bytes a point, wire_protocol.md "Quota Enforcement
+ * Semantics": every slot's inline capacity), allocated when the tracker is
+ * bound, counted in stats.tracker_bytes and covered by the memory estimate of
+ * the key (sim_server_admin.c "Memory admission"); at most
+ * latency_services_max trackers are stored per key.
  * A report applies every block or none: a mismatch or quota failure in any
  * block drops the whole report; blocks repeating an id add one sample each.
  *
@@ -120,8 +130,15 @@
  * client); the first metrics-label TLV is the label, unknown request TLVs are
  * skipped; tenant_mgmt_flag 2..255 is malformed; an ADD of a known key_id
  * replaces its credential and quotas but keeps its buckets, trackers and
- * counters; a REMOVE drops all of them;
+ * counters (its trackers are dropped when latency_services_max or
+ * latency_buffer_size_max shrinks: their slots no longer fit the estimate);
+ * a REMOVE drops all of them;
  * min_sample_threshold ("minimum insertion rate") is a count of live samples;
+ * a guard evaluation records no sample: api.md's "speculative latency" a
+ * successful evaluation "may record" is, here, the establishment or refresh
+ * of the tracker's binding and life and its check counters (wire_protocol.md
+ * defines no speculative sample, and a sample the server made up would bias
+ * the minimum that reports measure);
  * the server never compares a duplicate's body with the original's; an
  * allocation failure while creating state drops the request as QUOTA.
  *
@@ -242,7 +259,9 @@ static uint64_t key_hash(uint64_t key_id, uint32_t quota_word) {
 
 /* Upsert (wire_protocol.md "ADD Tenant": "completely replaces existing
  * configuration"). Runtime state of the key (buckets, trackers, counters) is
- * kept. A new AES key is set up on a scratch copy first, so a failure leaves
+ * kept, except its trackers when latency_services_max or
+ * latency_buffer_size_max shrinks: their slots were sized by the old quotas
+ * and would not fit the new estimate. A new AES key is set up on a scratch copy first, so a failure leaves
  * the old configuration in place. */
 int srv_tenant_upsert(sim_server_t *s, const r_auth_key_info_t *info, const char *name, size_t name_len) {
     srv_tenant_t *t = srv_tenant_find(s, info->key_id);
@@ -263,6 +282,10 @@ int srv_tenant_upsert(sim_server_t *s, const r_auth_key_info_t *info, const char
         t->overflow_rec = -1;
     } else {
         s->table_hash ^= key_hash(t->key_id, t->quota_word); /* the old entry leaves the hash */
+        if (info->quotas.latency_services_max < t->quotas.latency_services_max ||
+            info->quotas.latency_buffer_size_max < t->quotas.latency_buffer_size_max) {
+            srv_table_drop_key(&s->trackers, t->key_id);
+        }
     }
     srv_auth_release(t);
     t->auth_tlv = next.auth_tlv;

@@ -17,10 +17,12 @@
  * - rate buckets keyed by (key_id, bucket_id), fixed windows aligned to
  *   multiples of window_size_ms on the server clock, atomic all-or-nothing
  *   grants, drop on a window/limit mismatch while the entry is live;
- * - latency trackers keyed by (key_id, latency_tracker_id): a sliding-window
- *   minimum over the last ttl_ms of at most buffer_size (and max_samples)
- *   samples, reported only once min_sample_threshold samples are live
- *   (else 0); drop on a configuration mismatch;
+ * - latency trackers keyed by (key_id, latency_tracker_id): the minimum of
+ *   the last max_samples samples younger than ttl_ms, kept in a monotonic
+ *   buffer of at most buffer_size points, reported only once the last
+ *   min_sample_threshold samples are younger than ttl_ms (else 0); one slot of
+ *   latency_buffer_size_max points per tracker, within the key's memory
+ *   estimate; drop on a configuration mismatch;
  * - quotas: rate_buckets_max, latency_services_max, latency_buffer_size_max,
  *   rate_window_size_ms_max (drop), metrics labels (rewrite to "overflow");
  * - request freshness: |server_now - time_stamp| > freshness_ms is dropped;
@@ -118,6 +120,8 @@ typedef struct {
                                           or evicted (capacity) inside its window */
     double dedup_hit_age_sum;          /* sum over hits of age / accepted TTL (0..1) */
     uint64_t labels_overflowed;
+    uint64_t tracker_bytes;            /* latency-tracker slots now allocated (slot capacity x
+                                        * SRV_MEM_PER_BUFFER_POINT each); within the memory estimate */
     uint64_t tenant_mutations;         /* applied Tenant Mutations (fresh acks), since creation */
     uint64_t tenant_mutation_failures; /* authenticated Tenant Mutations refused (no ack) */
     uint64_t allocation_failures;      /* ADDs refused by memory admission or an allocation failure */

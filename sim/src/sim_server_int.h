@@ -44,8 +44,10 @@ typedef struct {
 /* Memory admission estimate (sim_server_admin.c "Memory admission"): bytes
  * per unit of each quota, fixed so the estimate is the same on every host. */
 #define SRV_MEM_PER_BUCKET 128u          /* srv_bucket_t slot at load <= 1/2 */
-#define SRV_MEM_PER_SERVICE 160u         /* srv_tracker_t slot at load <= 1/2, index, counters */
-#define SRV_MEM_PER_BUFFER_POINT 16u     /* one monotonic point (srv_sample_t) per service slot */
+#define SRV_MEM_PER_SERVICE 800u         /* srv_tracker_t table slot and service index slot at load >= 1/4,
+                                          * service counters record (x 2, array doubling), slot malloc
+                                          * header (checked in sim_server_rate.c) */
+#define SRV_MEM_PER_BUFFER_POINT 24u     /* one monotonic point (srv_sample_t) and one arrival time */
 #define SRV_MEM_PER_LABEL 96u            /* index slot, record, counters (label bytes not counted) */
 #define SRV_MEM_PER_TENANT 1024u         /* the tenant record, contexts, table slot */
 #define SRV_MEM_PER_DEDUP_ENTRY 1400u    /* slot, cached reply up to 1200 bytes, index */
@@ -93,20 +95,27 @@ typedef struct {
 typedef struct {
     uint64_t at_ms;
     uint32_t value;
+    uint32_t seq;                      /* the sample's number in its tracker (wraps; see tracker_push) */
 } srv_sample_t;
 
-/* Latency tracker (sim_server.c "Latency trackers"): the minimum over
- * ttl_ms in a bounded monotonic buffer of at most buffer_size points, and
- * the arrival times of the last min(min_sample_threshold, max_samples)
- * samples for the admission gate. */
-#define SRV_TRACKER_RECENT_MAX 65536u
+/* Latency tracker (sim_server.c "Latency trackers"): the minimum over the
+ * last max_samples samples younger than ttl_ms, in a bounded monotonic
+ * buffer of at most buffer_size points, and the arrival times of the last
+ * min_sample_threshold samples for the admission gate. Both live in one slot
+ * of cap points and cap arrival times, cap = the key's
+ * latency_buffer_size_max when the tracker was bound (wire_protocol.md
+ * "Quota Enforcement Semantics": the inline monotonic-point capacity of
+ * every slot): SRV_MEM_PER_BUFFER_POINT bytes per point of the slot, so
+ * nothing a datagram carries sizes an allocation beyond the key's quota. */
 typedef struct {
     srv_entry_hdr_t h;                 /* id = latency_tracker_id; expiry = last touch + ttl_ms */
     uint32_t ttl_ms, max_samples, buffer_size, min_sample_threshold;
-    srv_sample_t *points;              /* ring: times increasing, values non-decreasing from the head */
-    uint32_t pcap, phead, pn;
-    uint64_t *recent;                  /* ring of the last rcap arrival times */
+    srv_sample_t *points;              /* the slot: cap points, then cap arrival times (recent) */
+    uint64_t *recent;                  /* ring of the last rcap arrival times, inside the slot */
+    uint32_t cap;                      /* slot capacity in points (0: no slot, out of memory) */
+    uint32_t pcap, phead, pn;          /* monotonic ring: pcap = buffer_size <= cap */
     uint32_t rcap, rnext, rn;
+    uint32_t seq;                      /* number of the next sample (wraps) */
     bool gated_off;                    /* min_sample_threshold can never be reached: never controls */
 } srv_tracker_t;
 

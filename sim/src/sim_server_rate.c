@@ -28,14 +28,32 @@ void srv_on_remove_bucket(void *ctx, void *entry) {
     }
 }
 
-void srv_on_remove_tracker(void *ctx, void *entry) {
-    srv_tracker_t *tr = entry;
+/* Bytes of a tracker slot of cap points: cap monotonic points and cap
+ * arrival times (SRV_MEM_PER_BUFFER_POINT per point). */
+static uint64_t slot_bytes(uint32_t cap) {
+    return (uint64_t)cap * (sizeof(srv_sample_t) + sizeof(uint64_t));
+}
+_Static_assert(sizeof(srv_sample_t) + sizeof(uint64_t) <= SRV_MEM_PER_BUFFER_POINT,
+               "SRV_MEM_PER_BUFFER_POINT covers one slot point");
+/* Per live tracker beyond its slot: its table entry and its service index
+ * entry at a table load down to 1/4 (a table doubles when over 1/2 full),
+ * its counters record in an array that doubles, and the slot's malloc header. */
+_Static_assert(4u * sizeof(srv_tracker_t) + 4u * sizeof(srv_index_entry_t) + 2u * sizeof(srv_service_rec_t) + 16u <=
+                   SRV_MEM_PER_SERVICE,
+               "SRV_MEM_PER_SERVICE covers one latency service");
+
+static void tracker_slot_free(sim_server_t *s, srv_tracker_t *tr) {
+    if (tr->points != NULL) {
+        s->stats.tracker_bytes -= slot_bytes(tr->cap);
+    }
     free(tr->points);
     tr->points = NULL;
-    tr->pcap = 0;
-    free(tr->recent);
     tr->recent = NULL;
-    tr->rcap = 0;
+    tr->cap = tr->pcap = tr->rcap = 0;
+}
+
+void srv_on_remove_tracker(void *ctx, void *entry) {
+    tracker_slot_free(ctx, entry);
     srv_tenant_t *t = owner(ctx, entry);
     if (t != NULL && t->trackers > 0) {
         t->trackers--;
@@ -51,11 +69,11 @@ void srv_on_remove_label(void *ctx, void *entry) {
 
 /* ---- latency trackers -------------------------------------------------------- */
 
-/* current_latency: the value of the oldest live point of the monotonic
- * buffer (the minimum over the samples younger than ttl_ms that the buffer
- * kept), once the last min_sample_threshold samples (of at most max_samples
- * counted) are all younger than ttl_ms; else 0 ("0 if no data available",
- * wire_protocol.md "Guard Block Response"). */
+/* current_latency: the value of the oldest point younger than ttl_ms (the
+ * points are the last max_samples samples the monotonic buffer kept, so
+ * this is their minimum), once the last min_sample_threshold samples are all
+ * younger than ttl_ms; else 0 ("0 if no data available", wire_protocol.md
+ * "Guard Block Response"). */
 static uint32_t tracker_current(const srv_tracker_t *tr, uint64_t now_ms) {
     if (tr->gated_off) {
         return 0;
@@ -103,29 +121,32 @@ static sim_server_verdict_t tracker_mismatch(sim_server_t *s, const char *where,
                     .rel = "want", .want = want, .note = note);
 }
 
-/* (Re)bind a tracker entry to a configuration with no samples. */
-static void tracker_bind(srv_tracker_t *tr, const srv_tracker_block_t *b) {
-    uint32_t pcap = b->buffer_size;
-    uint32_t rcap = b->min_sample_threshold < b->max_samples ? b->min_sample_threshold : b->max_samples;
-    tr->gated_off = b->min_sample_threshold > b->max_samples || rcap > SRV_TRACKER_RECENT_MAX;
-    if (tr->gated_off) rcap = 0;
-    if (pcap != tr->pcap || tr->points == NULL) {
-        free(tr->points);
-        tr->points = pcap == 0 ? NULL : malloc((size_t)pcap * sizeof *tr->points);
-        tr->pcap = tr->points == NULL ? 0 : pcap; /* out of memory: keeps no points */
+/* (Re)bind a tracker entry to a configuration with no samples, in a slot of
+ * cap points (the key's latency_buffer_size_max; buffer_size <= cap was
+ * validated). The gate's ring of min_sample_threshold arrival times shares the
+ * slot: a threshold above max_samples or above cap can never be checked, so
+ * that tracker never controls admission. Out of memory: no slot, no points,
+ * never controls. */
+static void tracker_bind(sim_server_t *s, srv_tracker_t *tr, const srv_tracker_block_t *b, uint32_t cap) {
+    if (tr->points == NULL || tr->cap != cap) {
+        tracker_slot_free(s, tr);
+        tr->points = cap == 0 ? NULL : malloc((size_t)slot_bytes(cap));
+        if (tr->points != NULL) {
+            tr->cap = cap;
+            tr->recent = (uint64_t *)(tr->points + cap);
+            s->stats.tracker_bytes += slot_bytes(cap);
+        }
     }
-    if (rcap != tr->rcap || (rcap > 0 && tr->recent == NULL)) {
-        free(tr->recent);
-        tr->recent = rcap == 0 ? NULL : malloc((size_t)rcap * sizeof *tr->recent);
-        tr->rcap = tr->recent == NULL ? 0 : rcap;
-        if (rcap > 0 && tr->recent == NULL) tr->gated_off = true; /* out of memory: never controls */
-    }
+    tr->gated_off = tr->points == NULL || b->min_sample_threshold > b->max_samples || b->min_sample_threshold > tr->cap;
+    tr->pcap = tr->points == NULL ? 0 : (b->buffer_size < tr->cap ? b->buffer_size : tr->cap);
+    tr->rcap = tr->gated_off ? 0 : b->min_sample_threshold;
     tr->ttl_ms = b->ttl_ms;
     tr->max_samples = b->max_samples;
     tr->buffer_size = b->buffer_size;
     tr->min_sample_threshold = b->min_sample_threshold;
     tr->phead = tr->pn = 0;
     tr->rnext = tr->rn = 0;
+    tr->seq = 0;
 }
 
 /* Find-or-create the live tracker for a validated block and extend its life
@@ -136,28 +157,33 @@ static srv_tracker_t *tracker_touch(sim_server_t *s, srv_tenant_t *t, const srv_
     if (tr == NULL) {
         tr = srv_table_insert(&s->trackers, t->key_id, b->id);
         t->trackers++;
-        tracker_bind(tr, b);
+        tracker_bind(s, tr, b, t->quotas.latency_buffer_size_max);
     } else if (!srv_entry_live(tr, now_ms)) {
-        tracker_bind(tr, b); /* the old binding expired: forget it */
+        tracker_bind(s, tr, b, t->quotas.latency_buffer_size_max); /* the old binding expired: forget it */
     }
     uint64_t expiry = now_ms + b->ttl_ms;
     srv_table_set_expiry(&s->trackers, tr, expiry > tr->h.expiry_ms ? expiry : tr->h.expiry_ms);
     return tr;
 }
 
-/* One sample: expired points leave the head, points not smaller than the
+/* One sample, number seq: points older than ttl_ms or no longer among the
+ * last max_samples samples leave the head, points not smaller than the
  * sample leave the tail (they can never be the minimum again), and the
- * sample is appended; a full buffer first drops its head (the oldest point). */
+ * sample is appended; a full buffer first drops its head (the oldest point).
+ * Sample numbers wrap at 2^32: a point's distance seq - p.seq is exact
+ * because a point leaves once it reaches max_samples <= 2^32 - 1. */
 static void tracker_push(srv_tracker_t *tr, uint64_t now_ms, uint32_t value) {
+    uint32_t seq = tr->seq++;
     if (tr->rcap > 0) {
         tr->recent[tr->rnext] = now_ms;
         tr->rnext = (tr->rnext + 1) % tr->rcap;
         tr->rn = tr->rn < tr->rcap ? tr->rn + 1 : tr->rcap;
     }
-    if (tr->pcap == 0) {
-        return;
+    if (tr->pcap == 0 || tr->max_samples == 0) {
+        return; /* max_samples 0 keeps no sample */
     }
-    while (tr->pn > 0 && now_ms >= tr->points[tr->phead].at_ms + tr->ttl_ms) {
+    while (tr->pn > 0 && (now_ms >= tr->points[tr->phead].at_ms + tr->ttl_ms ||
+                          seq - tr->points[tr->phead].seq >= tr->max_samples)) {
         tr->phead = (tr->phead + 1) % tr->pcap;
         tr->pn--;
     }
@@ -168,7 +194,7 @@ static void tracker_push(srv_tracker_t *tr, uint64_t now_ms, uint32_t value) {
         tr->phead = (tr->phead + 1) % tr->pcap;
         tr->pn--;
     }
-    tr->points[(tr->phead + tr->pn) % tr->pcap] = (srv_sample_t){now_ms, value};
+    tr->points[(tr->phead + tr->pn) % tr->pcap] = (srv_sample_t){now_ms, value, seq};
     tr->pn++;
 }
 

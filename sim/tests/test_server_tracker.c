@@ -5,6 +5,19 @@
  * "time_stamp"). */
 #include "sim_server_test_util.h"
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+/* Bytes the allocator has handed out (heap and mmap), glibc only. */
+static size_t heap_in_use(void) {
+    struct mallinfo2 m = mallinfo2();
+    return m.uordblks + m.hblkhd;
+}
+#else
+static size_t heap_in_use(void) {
+    return 0; /* no reading: the tracker_bytes check still applies */
+}
+#endif
+
 static tu_fix_t *fix_q(const r_api_key_quotas_t *q, uint32_t freshness_ms) {
     sim_server_params_t p = tu_params();
     p.freshness_ms = freshness_ms;
@@ -65,17 +78,48 @@ static void test_min_sample_threshold_gates(void **state) {
     tu_fix_free(f);
 }
 
-/* The minimum spans ttl_ms whatever max_samples is (defect: the minimum of
- * the last min(buffer_size, max_samples) samples shortened the horizon). */
-static void test_minimum_spans_ttl_beyond_max_samples(void **state) {
+/* The tracker keeps at most max_samples samples, the most recent ones
+ * (wire_protocol.md "Guard Blocks": max_samples "Maximum number of samples to
+ * keep for latency tracking"; api.md "Guard configuration": "Maximum number of
+ * samples considered by the tracker"): with max_samples 1, samples 10 then 100
+ * leave only the 100, and a guard fails when current_latency >=
+ * latency_threshold (wire_protocol.md "Response Semantics"). */
+static void test_max_samples_keeps_the_most_recent(void **state) {
+    (void)state;
+    tu_fix_t *f = fix();
+    r_latency_guard_t g = tu_guard("db", 100, 1000, 1, 32, 1); /* max_samples 1, threshold 100 */
+    report(f, TU_T0, &g, 10);
+    report(f, TU_T0 + 1, &g, 100);
+    tu_out_t o;
+    tu_parsed_t p;
+    assert_int_equal(tu_send(f, TU_T0 + 2, 1, &g, 1, NULL, 0, &o, &p), SIM_SRV_ANSWERED);
+    assert_int_equal(tu_guard_at(&p, 0).current_latency, 100);
+    assert_false(o.result.allowed); /* 100 >= 100: the guard fails */
+    tu_fix_free(f);
+}
+
+/* The minimum is over the last max_samples samples that are younger than
+ * ttl_ms (wire_protocol.md "Guard Blocks"): max_samples 2, samples 5, 10, 20
+ * keep 10 and 20; when the 10 is ttl_ms old the 20 remains. */
+static void test_minimum_over_last_max_samples(void **state) {
     (void)state;
     tu_fix_t *f = fix();
     r_latency_guard_t g = tu_guard("db", 1000, 1000, 2, 4, 1); /* max_samples 2, buffer_size 4 */
     report(f, TU_T0, &g, 5);
     report(f, TU_T0 + 1, &g, 10);
     report(f, TU_T0 + 2, &g, 20);
-    assert_int_equal(current_of(f, TU_T0 + 3, 1, &g), 5);
-    assert_int_equal(current_of(f, TU_T0 + 1000, 2, &g), 10); /* the 5 expired */
+    assert_int_equal(current_of(f, TU_T0 + 3, 1, &g), 10);
+    assert_int_equal(current_of(f, TU_T0 + 1001, 2, &g), 20); /* the 10 expired at T0 + 1001 */
+    tu_fix_free(f);
+}
+
+/* max_samples 0 keeps no sample: the tracker never has data (current 0). */
+static void test_max_samples_zero_keeps_nothing(void **state) {
+    (void)state;
+    tu_fix_t *f = fix();
+    r_latency_guard_t g = tu_guard("db", 1000, 1000, 0, 32, 0);
+    report(f, TU_T0, &g, 10);
+    assert_int_equal(current_of(f, TU_T0 + 1, 1, &g), 0);
     tu_fix_free(f);
 }
 
@@ -119,6 +163,100 @@ static void test_threshold_counts_samples(void **state) {
     r_latency_guard_t h = tu_guard("q", 1000, 1000, 2, 32, 3); /* max_samples 2 < threshold 3 */
     for (uint32_t k = 0; k < 5; k++) report(f, TU_T0 + k, &h, 9);
     assert_int_equal(current_of(f, TU_T0 + 6, 3, &h), 0);
+    tu_fix_free(f);
+}
+
+/* Tracker memory is bounded by the key's quotas whatever a datagram asks
+ * (project, wire_protocol.md "Quota Enforcement Semantics": every slot has
+ * latency_buffer_size_max points): the default key (1,024 services, buffer
+ * 32) filled with trackers asking for the largest gate ring (max_samples and
+ * min_sample_threshold 65,536: before, a 512 KiB ring each) holds exactly
+ * 1,024 slots of 32 x 24 bytes, and the heap grows by no more than the
+ * estimate's latency part (800 B per service + 24 B per slot point). */
+static void test_tracker_memory_bounded_by_quota(void **state) {
+    (void)state;
+    tu_fix_t *f = fix();
+    enum { TRACKERS = 1024, PER_PDU = 16 };
+    static r_latency_guard_t g[TRACKERS];
+    for (uint32_t i = 0; i < TRACKERS; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "t%u", i);
+        g[i] = tu_guard(name, 1000, 600000, 65536, 32, 65536);
+    }
+    size_t heap0 = heap_in_use();
+    uint32_t n = 0;
+    for (uint32_t round = 0; round < 4; round++) {
+        for (uint32_t i = 0; i < TRACKERS; i += PER_PDU) {
+            r_service_latency_report_t rep[PER_PDU];
+            for (uint32_t k = 0; k < PER_PDU; k++) rep[k] = tu_sample(&g[i + k], 10 + round);
+            assert_int_equal(tu_send_report(f, TU_T0 + round, n, rep, PER_PDU), SIM_SRV_REPORT);
+            n++;
+        }
+    }
+    size_t heap1 = heap_in_use();
+    assert_int_equal(sim_server_stats(f->s)->tracker_bytes, 1024u * 32u * 24u);
+    assert_true(heap1 <= heap0 + 1024u * (800u + 32u * 24u));
+    r_latency_guard_t extra = tu_guard("one more", 1000, 600000, 65536, 32, 65536);
+    r_service_latency_report_t s1 = tu_sample(&extra, 1);
+    assert_int_equal(tu_send_report(f, TU_T0 + 5, n, &s1, 1), SIM_SRV_DROP_QUOTA); /* latency_services_max */
+    tu_fix_free(f);
+}
+
+/* A min_sample_threshold the slot cannot hold (above latency_buffer_size_max)
+ * can never be checked: that tracker reports 0 however many samples arrive
+ * (project: the gate's arrival times share the slot). */
+static void test_threshold_above_slot_never_controls(void **state) {
+    (void)state;
+    tu_fix_t *f = fix(); /* latency_buffer_size_max 32 */
+    r_latency_guard_t g = tu_guard("db", 1000, 1000, 100, 32, 33);
+    for (uint32_t k = 0; k < 40; k++) report(f, TU_T0 + k, &g, 50);
+    assert_int_equal(current_of(f, TU_T0 + 41, 1, &g), 0);
+    r_latency_guard_t h = tu_guard("ok", 1000, 1000, 100, 32, 32); /* at the slot: controls */
+    for (uint32_t k = 0; k < 32; k++) report(f, TU_T0 + k, &h, 50);
+    assert_int_equal(current_of(f, TU_T0 + 41, 2, &h), 50);
+    tu_fix_free(f);
+}
+
+/* An ADD that replaces a key with smaller latency quotas drops the key's
+ * trackers, whose slots were sized by the old quotas, so the key's tracker
+ * memory stays within its new estimate (project); one with the same quotas
+ * keeps them (sim_server.h: an upsert keeps the runtime state). */
+static void test_upsert_shrinking_latency_quotas_drops_trackers(void **state) {
+    (void)state;
+    tu_fix_t *f = fix(); /* key 0x1234, default quotas: buffer 32 */
+    r_latency_guard_t g = tu_guard("db", 1000, 1000, 100, 32, 1);
+    report(f, TU_T0, &g, 10);
+    assert_int_equal(sim_server_stats(f->s)->tracker_bytes, 32u * 24u);
+    r_api_key_quotas_t q = tu_default_quotas();
+    tu_key_t same;
+    tu_key_init(&same, R_AUTH_AES, 0x1234u, &q);
+    assert_int_equal(sim_server_add_tenant(f->s, same.cred), 0);
+    assert_int_equal(sim_server_stats(f->s)->tracker_bytes, 32u * 24u); /* kept */
+    q.latency_buffer_size_max = 16;
+    tu_key_t smaller;
+    tu_key_init(&smaller, R_AUTH_AES, 0x1234u, &q);
+    assert_int_equal(sim_server_add_tenant(f->s, smaller.cred), 0);
+    assert_int_equal(sim_server_stats(f->s)->tracker_bytes, 0);
+    tu_key_free(&same);
+    tu_key_free(&smaller);
+    tu_fix_free(f);
+}
+
+/* A passing guard-only request is a server operation, not a read-only query
+ * (api.md "Required input": it "may record the server's normal speculative
+ * latency for its guards"): in the model it binds the tracker (a report with
+ * other settings is then a mismatch) and keeps it live, and records no sample
+ * (project: wire_protocol.md defines no speculative sample). */
+static void test_guard_binds_tracker_without_a_sample(void **state) {
+    (void)state;
+    tu_fix_t *f = fix();
+    r_latency_guard_t g = tu_guard("db", 1000, 1000, 100, 32, 1);
+    assert_int_equal(current_of(f, TU_T0, 1, &g), 0);
+    assert_int_equal(current_of(f, TU_T0 + 900, 2, &g), 0); /* passed twice; no sample recorded */
+    r_service_latency_report_t s1 = tu_sample(&g, 5);
+    s1.buffer_size = 16; /* same id, other settings */
+    assert_int_equal(tu_send_report(f, TU_T0 + 1800, 3, &s1, 1), SIM_SRV_DROP_MISMATCH); /* live until 1900 */
+    assert_int_equal(tu_send_report(f, TU_T0 + 1900, 4, &s1, 1), SIM_SRV_REPORT);          /* expired: rebinds */
     tu_fix_free(f);
 }
 
@@ -306,10 +444,16 @@ int main(void) {
         cmocka_unit_test(test_minimum_over_live_samples),
         cmocka_unit_test(test_samples_expire_at_ttl),
         cmocka_unit_test(test_min_sample_threshold_gates),
-        cmocka_unit_test(test_minimum_spans_ttl_beyond_max_samples),
+        cmocka_unit_test(test_max_samples_keeps_the_most_recent),
+        cmocka_unit_test(test_minimum_over_last_max_samples),
+        cmocka_unit_test(test_max_samples_zero_keeps_nothing),
         cmocka_unit_test(test_monotonic_buffer_keeps_minimum),
         cmocka_unit_test(test_full_buffer_drops_oldest_point),
         cmocka_unit_test(test_threshold_counts_samples),
+        cmocka_unit_test(test_tracker_memory_bounded_by_quota),
+        cmocka_unit_test(test_threshold_above_slot_never_controls),
+        cmocka_unit_test(test_upsert_shrinking_latency_quotas_drops_trackers),
+        cmocka_unit_test(test_guard_binds_tracker_without_a_sample),
         cmocka_unit_test(test_report_is_atomic_on_mismatch),
         cmocka_unit_test(test_report_blocks_disagreeing_in_one_pdu_dropped),
         cmocka_unit_test(test_guard_mismatch_dropped_until_tracker_expires),
