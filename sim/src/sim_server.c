@@ -139,6 +139,7 @@
 
 #define DEFAULT_DEDUP_CAPACITY 65536u
 #define DEFAULT_DEDUP_TTL_CAP_MS 2000u
+#define SRV_DEDUP_KEY_STREAM 0x64647570u /* "ddup": the side stream of the dedup index key */
 
 /* ---- tenants ------------------------------------------------------------------ */
 
@@ -356,7 +357,21 @@ sim_server_t *sim_server_new(const sim_server_params_t *params, const sim_rng_t 
     srv_table_init(&s->trackers, sizeof(srv_tracker_t), srv_on_remove_tracker, s);
     srv_table_init(&s->labels, sizeof(srv_index_entry_t), srv_on_remove_label, s);
     srv_table_init(&s->services, sizeof(srv_index_entry_t), NULL, s);
-    if (s->tenants == NULL || srv_dedup_init(&s->dedup, s->params.dedup_capacity) != 0) {
+    /* The dedup index key comes from the server's stream (the seed in the
+     * simulator, the OS in serve), drawn on a side stream so the nonces and
+     * draws of the model are unchanged. */
+    sim_rng_t key_rng;
+    uint8_t hash_key[16];
+    sim_rng_seed(&key_rng, s->draw_key, SRV_DEDUP_KEY_STREAM, 0);
+    sim_rng_bytes(&key_rng, hash_key, sizeof hash_key);
+    int dd = s->tenants == NULL ? -1 : srv_dedup_init(&s->dedup, s->params.dedup_capacity);
+    if (dd == 0 && srv_dedup_set_key(&s->dedup, hash_key) != 0) {
+        srv_dedup_free(&s->dedup);
+        dd = -1;
+    }
+    OPENSSL_cleanse(hash_key, sizeof hash_key);
+    OPENSSL_cleanse(&key_rng, sizeof key_rng);
+    if (dd != 0) {
         free(s->tenants);
         free(s);
         return NULL;

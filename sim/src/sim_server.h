@@ -106,6 +106,10 @@ typedef struct {
     sim_server_reason_t why;    /* for a drop verdict: the broken rule */
     uint16_t admin_pdu;         /* administrative request: its pdu_type (0x544D, 0x5153, 0x514D), else 0 */
     uint8_t admin_op;           /* Tenant Mutation operation (0x03 ADD, 0x05 REMOVE), else 0 */
+    uint32_t dedup_evicted;     /* live dedup entries evicted for capacity while answering this datagram
+                                   (wire_protocol.md Degraded-State Behavior: the host logs it as ERROR) */
+    uint64_t dedup_evicted_key_id; /* key_id of the last entry evicted (tenant or admin key_id) */
+    bool dedup_degraded_began;  /* this eviction ended a healthy period (the first of an episode) */
 } sim_server_result_t;
 
 typedef struct {

@@ -380,12 +380,18 @@ static sim_server_verdict_t tenant_mutation(sim_server_t *s, uint64_t now_ms, co
     }
     srv_dd_key_t key = {f->key_id, f->unique_id, PDU_TM, 1};
     srv_dd_slot_t *hit = srv_dedup_lookup(&s->dedup, &key, now_ms);
-    if (hit != NULL) {
+    if (hit != NULL && now_ms >= hit->expiry_ms) {
+        return srv_dedup_too_late(s, hit);
+    }
+    if (hit != NULL) { /* before the freshness check, as on the rate path */
         *reply = hit->resp;
         *reply_len = hit->resp_len;
         return SIM_SRV_ADMIN_REPLAYED;
     }
-    sim_server_verdict_t v;
+    sim_server_verdict_t v = srv_check_fresh(s, f, now_ms);
+    if (v != SIM_SRV_ANSWERED) {
+        return v;
+    }
     if (op == OP_REMOVE) {
         if (n != 10u) {
             return mutation_fail(s, SRV_DROP(s, SIM_SRV_DROP_ADMIN, .where = "tenant mutation", .field = "pdu_size",
@@ -429,8 +435,7 @@ static sim_server_verdict_t tenant_mutation(sim_server_t *s, uint64_t now_ms, co
     size_t len = admin_seal(s, f, 12);
     if (len > 0) {
         uint32_t accepted = ttl < s->params.dedup_ttl_cap_ms ? ttl : s->params.dedup_ttl_cap_ms;
-        (void)srv_dedup_insert(&s->dedup, &key, now_ms, accepted, s->resp, len, true);
-        s->stats.dedup_evicted_capacity = s->dedup.evicted;
+        srv_dedup_cached(s, &key, now_ms, accepted, srv_dedup_keep_until(s, f), len, true);
     }
     *reply = s->resp;
     *reply_len = len;
@@ -478,7 +483,7 @@ static sim_server_verdict_t status_query(sim_server_t *s, uint64_t now_ms, const
     srv_st16(o + 24, s->params.listener_id);
     srv_st16(o + 26, 0);    /* queue_index */
     srv_st16(o + 28, s->params.udp_port);
-    srv_st16(o + 30, 0);    /* degraded_reason_code */
+    srv_st16(o + 30, srv_degraded_reason(s, now_ms)); /* degraded_reason_code */
     uint64_t started = s->params.server_start_s * 1000u;
     srv_st64(o + 32, started);
     srv_st64(o + 40, now_ms > started ? now_ms - started : 0);
@@ -719,14 +724,14 @@ static sim_server_verdict_t admin_opened(sim_server_t *s, uint64_t now_ms, const
         return SRV_DROP(s, SIM_SRV_DROP_MALFORMED, .where = "PDU", .field = "pdu_type", .got = type, .hex = true,
                         .note = "not an administrative request (TM 0x544d, SQ 0x5153, MQ 0x514d)");
     }
-    uint32_t fresh = s->params.freshness_ms;
-    uint64_t age = now_ms > f->time_stamp ? now_ms - f->time_stamp : f->time_stamp - now_ms;
-    if (fresh != 0 && age > fresh) {
-        return SRV_DROP(s, SIM_SRV_DROP_STALE, .where = "tenant TLV", .field = "time_stamp", .got = f->time_stamp,
-                        .rel = "server time", .want = now_ms, .note = "differs by more than freshness_ms");
+    if (type == PDU_TM) { /* its freshness is checked after the dedup lookup */
+        return tenant_mutation(s, now_ms, f, pdu, n, reply, reply_len);
+    }
+    sim_server_verdict_t v = srv_check_fresh(s, f, now_ms);
+    if (v != SIM_SRV_ANSWERED) {
+        return v;
     }
     switch (type) {
-    case PDU_TM: return tenant_mutation(s, now_ms, f, pdu, n, reply, reply_len);
     case PDU_SQ: return status_query(s, now_ms, f, pdu, n, reply, reply_len);
     default: return metrics_query(s, f, pdu, n, reply, reply_len);
     }

@@ -28,6 +28,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <openssl/evp.h>
+
 typedef struct {
     uint64_t key_id;
     const uint8_t *unique_id;   /* 16 bytes */
@@ -40,7 +42,8 @@ typedef struct {
     uint8_t unique_id[16];
     uint64_t hash;              /* 64-bit key hash: index uses the low 32 bits, ghosts all 64 */
     uint64_t inserted_ms;
-    uint64_t expiry_ms;         /* live while now < expiry_ms */
+    uint64_t expiry_ms;         /* replayed while now < expiry_ms (the accepted window) */
+    uint64_t keep_until_ms;     /* found (a copy after the window is refused) while now < this, >= expiry_ms */
     uint8_t *resp;
     uint32_t ttl_ms;            /* accepted dedup TTL */
     uint16_t pdu_type;
@@ -65,16 +68,28 @@ typedef struct {
     uint32_t index_mask;
     srv_dd_ghost_t *ghosts;     /* index_mask + 1 entries */
     uint64_t evicted;           /* live entries evicted for capacity (cumulative) */
+    uint64_t evicted_key_id;    /* key_id of the last of them */
+    uint64_t degraded_until_ms; /* the latest window end of an evicted entry: replay is not
+                                   guaranteed before it (0 = never evicted) */
+    EVP_MAC_CTX *mac;           /* SipHash-2-4 under the cache's key (srv_dedup_set_key) */
 } srv_dedup_t;
 
-/* capacity >= 1. Returns 0 or -1 (allocation). */
+/* capacity >= 1. The index hash is keyed with 16 zero bytes until
+ * srv_dedup_set_key. Returns 0 or -1 (allocation, or no SipHash in OpenSSL). */
 int srv_dedup_init(srv_dedup_t *d, uint32_t capacity);
 void srv_dedup_free(srv_dedup_t *d);
 /* Forget every entry and ghost (restart); buffers are kept. */
 void srv_dedup_clear(srv_dedup_t *d);
 
-/* The live, unexpired entry for key, or NULL. An expired entry found on the
- * way is killed. The pointer is valid until the next insert/kill/clear. */
+/* Key the index hash (16 bytes). Only while the cache is empty: 0, or -1
+ * when entries exist (they were placed under the old key). */
+int srv_dedup_set_key(srv_dedup_t *d, const uint8_t key[16]);
+
+/* The entry for key while it is retained (now < keep_until_ms), or NULL: a
+ * live one (now < expiry_ms) is to be replayed, a retained one past its
+ * window marks a copy arriving too late. An entry past its retention found
+ * on the way is killed. The pointer is valid until the next
+ * insert/kill/clear. */
 srv_dd_slot_t *srv_dedup_lookup(srv_dedup_t *d, const srv_dd_key_t *key, uint64_t now_ms);
 
 /* Lose an entry (degraded mode): it is no longer found. */
@@ -84,10 +99,12 @@ void srv_dedup_kill(srv_dedup_t *d, srv_dd_slot_t *s);
  * capacity while still inside its window. */
 bool srv_dedup_ghost_hit(srv_dedup_t *d, const srv_dd_key_t *key, uint64_t now_ms);
 
-/* Cache resp[0..len) for key (absent or killed) until now + ttl_ms, evicting
- * the oldest entries first when count has reached the capacity.
+/* Cache resp[0..len) for key (absent or killed) until now + ttl_ms, and keep
+ * finding it until max(that, keep_until_ms), evicting the oldest entries
+ * first when count has reached the capacity (an entry past its window but
+ * retained leaves without counting as an eviction).
  * Returns 0, or -1 when memory for it could not be allocated (not cached). */
-int srv_dedup_insert(srv_dedup_t *d, const srv_dd_key_t *key, uint64_t now_ms, uint32_t ttl_ms,
+int srv_dedup_insert(srv_dedup_t *d, const srv_dd_key_t *key, uint64_t now_ms, uint32_t ttl_ms, uint64_t keep_until_ms,
                      const uint8_t *resp, size_t len, bool allowed);
 
 /* Change the capacity (>= 1), evicting the oldest entries beyond it. */

@@ -76,20 +76,6 @@ static void test_entry_expires_exactly_at_accepted_ttl(void **state) {
     tu_fix_free(f);
 }
 
-static void test_ttl_clamped_by_listener_cap(void **state) {
-    (void)state;
-    tu_fix_t *f = fix_with(0, 100, R_AUTH_NONE);
-    f->ttl = 300; /* the key allows 300; the listener caps at 100 */
-    r_resource_request_t r = tu_resource("api", 10000, 10, 1);
-    req_t q;
-    make_req(f, &q, 1, TU_T0, &r);
-    tu_out_t o;
-    assert_int_equal(tu_handle(f->s, TU_T0, q.buf, q.len, &o), SIM_SRV_ANSWERED);
-    assert_int_equal(tu_handle(f->s, TU_T0 + 99, q.buf, q.len, &o), SIM_SRV_REPLAYED);
-    assert_int_equal(tu_handle(f->s, TU_T0 + 100, q.buf, q.len, &o), SIM_SRV_ANSWERED);
-    tu_fix_free(f);
-}
-
 static void test_ttl_zero_and_above_key_max_dropped(void **state) {
     (void)state;
     tu_fix_t *f = fix_with(0, 0, R_AUTH_AES);
@@ -246,7 +232,6 @@ int main(void) {
         cmocka_unit_test(test_duplicate_replays_identical_bytes_without_consuming),
         cmocka_unit_test(test_denied_request_replays_its_deny),
         cmocka_unit_test(test_entry_expires_exactly_at_accepted_ttl),
-        cmocka_unit_test(test_ttl_clamped_by_listener_cap),
         cmocka_unit_test(test_ttl_zero_and_above_key_max_dropped),
         cmocka_unit_test(test_capacity_evicts_oldest_and_counts_reprocessing),
         cmocka_unit_test(test_expired_head_is_reclaimed_without_eviction),
