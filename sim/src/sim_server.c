@@ -458,6 +458,10 @@ const sim_server_stats_t *sim_server_stats(const sim_server_t *s) {
     return s == NULL ? NULL : &s->stats;
 }
 
+uint32_t sim_server_dedup_capacity(const sim_server_t *s) {
+    return s == NULL ? 0 : s->dedup.capacity;
+}
+
 const char *sim_server_verdict_name(sim_server_verdict_t v) {
     static const char *const names[SIM_SRV_VERDICTS] = {
         "answered", "replayed", "report", "drop_malformed", "drop_auth",

@@ -218,6 +218,10 @@ void sim_server_set_forced_deny(sim_server_t *s, bool on);
 
 const sim_server_stats_t *sim_server_stats(const sim_server_t *s);
 
+/* The dedup cache's capacity now (entries; a degraded-mode capacity while one
+ * is set). */
+uint32_t sim_server_dedup_capacity(const sim_server_t *s);
+
 /* Write r as text ("tenant TLV: tlv_size 36, want 40") into buf[0..cap),
  * NUL-terminated and truncated to fit; "" when r->where is NULL. Returns the
  * length written. */
