@@ -4,7 +4,7 @@
  *  index size of a 4096-entry cache; the model handles them at 12 per
  * simulated ms with dedup_ttl_ms 300 (about 3600 live entries), then the
  * same count of sequential unique_ids. Prints rate requests answered per
- * wall second for each. */
+ * wall second for each (the best of 7 runs). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,8 +89,13 @@ int main(void) {
         memset(sequential[n], 0, 16);
         memcpy(sequential[n], &n, sizeof n);
     }
-    double a = run(cred, colliding), b = run(cred, sequential);
-    printf("bench_dedup_collide: %u requests: colliding unique_ids %.0f answered/s, sequential %.0f answered/s\n", N, a,
-           b);
+    double a = 0, b = 0;
+    for (int rep = 0; rep < 7; rep++) { /* the best of 7: a shared machine only slows runs down */
+        double x = run(cred, colliding), y = run(cred, sequential);
+        a = x > a ? x : a;
+        b = y > b ? y : b;
+    }
+    printf("bench_dedup_collide: %u requests, best of 7: colliding unique_ids %.0f answered/s, "
+           "sequential %.0f answered/s\n", N, a, b);
     return 0;
 }

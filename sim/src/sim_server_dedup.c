@@ -15,14 +15,19 @@
 
 /* SipHash-2-4 (OpenSSL's EVP_MAC "SIPHASH", 8-byte output) of the key's
  * fields under the cache's key: without the key, nobody can choose
- * unique_ids that share one index slot. */
-static uint64_t key_hash(const srv_dedup_t *d, const srv_dd_key_t *k) {
-    uint8_t in[27];
+ * unique_ids that share one index slot. The last input and its hash are
+ * remembered: one datagram asks for the same key up to three times (lookup,
+ * ghost, insert). */
+static uint64_t key_hash(srv_dedup_t *d, const srv_dd_key_t *k) {
+    uint8_t in[SRV_DD_HASH_IN];
     srv_st64(in, k->key_id);
     memcpy(in + 8, k->unique_id, 16);
     in[24] = (uint8_t)(k->pdu_type >> 8);
     in[25] = (uint8_t)k->pdu_type;
     in[26] = k->tenant_mgmt_flag;
+    if (d->memo_valid && memcmp(in, d->memo_in, sizeof in) == 0) {
+        return d->memo_hash;
+    }
     uint8_t out[8] = {0};
     size_t n = 0;
     /* Re-initialising without a key restarts under the key already set. */
@@ -30,7 +35,10 @@ static uint64_t key_hash(const srv_dedup_t *d, const srv_dd_key_t *k) {
         EVP_MAC_final(d->mac, out, &n, sizeof out) != 1) {
         return 0; /* not reached with a keyed context; a constant hash is still correct, only slow */
     }
-    return srv_ld64(out);
+    memcpy(d->memo_in, in, sizeof in);
+    d->memo_hash = srv_ld64(out);
+    d->memo_valid = true;
+    return d->memo_hash;
 }
 
 static bool key_equal(const srv_dd_slot_t *s, const srv_dd_key_t *k, uint64_t h) {
@@ -161,6 +169,7 @@ int srv_dedup_set_key(srv_dedup_t *d, const uint8_t key[16]) {
     if (d->count > 0) {
         return -1;
     }
+    d->memo_valid = false;
     size_t size = 8;
     OSSL_PARAM params[] = {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size), OSSL_PARAM_construct_end()};
     return EVP_MAC_init(d->mac, key, 16, params) == 1 ? 0 : -1;

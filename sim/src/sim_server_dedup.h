@@ -30,6 +30,8 @@
 
 #include <openssl/evp.h>
 
+#define SRV_DD_HASH_IN 27u         /* bytes hashed per key */
+
 typedef struct {
     uint64_t key_id;
     const uint8_t *unique_id;   /* 16 bytes */
@@ -72,6 +74,9 @@ typedef struct {
     uint64_t degraded_until_ms; /* the latest window end of an evicted entry: replay is not
                                    guaranteed before it (0 = never evicted) */
     EVP_MAC_CTX *mac;           /* SipHash-2-4 under the cache's key (srv_dedup_set_key) */
+    uint8_t memo_in[SRV_DD_HASH_IN]; /* the last key hashed (key_id, unique_id, pdu_type, flag) */
+    uint64_t memo_hash;
+    bool memo_valid;
 } srv_dedup_t;
 
 /* capacity >= 1. The index hash is keyed with 16 zero bytes until
