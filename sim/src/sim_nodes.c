@@ -451,7 +451,7 @@ int sim_servers_create(sim_world_t *w) {
     /* each request reaches the oracle once: its dedup cache never hits, so
      * its capacity stays small (evictions there are harmless); the cap
      * accepts every dedup_ttl_ms a key allows (a request above the cap
-     * would be refused, sim_server.c order of checks 7) */
+     * would be refused, sim_server.c order of checks 6) */
     op.dedup_capacity = 4096;
     op.dedup_ttl_cap_ms = UINT32_MAX;
     sim_rng_t rng;

@@ -23,15 +23,22 @@
  *     padding fields 0 (guard current_latency is ignored), blocks inside
  *     pdu_size, LR pdu_size = 12 + 36n, RT TLVs an exact sequence, a metrics
  *     label well formed.
- *  5. STALE: |server_now - time_stamp| > freshness_ms (when freshness_ms > 0;
- *     equal is fresh). Reports are checked too.
- *  6. Latency Report: validated as a whole (quota, mismatch), then every
- *     sample recorded: REPORT. Reports have no dedup and no response.
- *  7. Rate Request, DEDUP_TTL: dedup_ttl_ms 0 or above the key's
- *     dedup_ttl_ms_max. The accepted TTL is min(dedup_ttl_ms, listener cap).
- *  8. Dedup lookup by (pdu_type, tenant_mgmt_flag, key_id, unique_id): a live
- *     entry replays its cached response bytes exactly (REPLAYED), whatever
- *     its decision was (allow or deny) and whatever the duplicate's body.
+ *  5. Latency Report: STALE when |server_now - time_stamp| > freshness_ms
+ *     (when freshness_ms > 0; equal is fresh); then validated as a whole
+ *     (quota, mismatch), then every sample recorded: REPORT. Reports have no
+ *     dedup and no response.
+ *  6. Rate Request, DEDUP_TTL: dedup_ttl_ms 0, above the key's
+ *     dedup_ttl_ms_max, or above the listener cap (rejected, not clamped:
+ *     r-client-ha-design.md 11 item 1). The accepted TTL is dedup_ttl_ms.
+ *  7. Dedup lookup by (pdu_type, tenant_mgmt_flag, key_id, unique_id), before
+ *     the freshness check: a live entry replays its cached response bytes
+ *     exactly (REPLAYED), whatever its decision was (allow or deny), whatever
+ *     the duplicate's body and even when its time_stamp has gone stale since
+ *     (wire_protocol.md Healthy-State Guarantee). An entry past its window
+ *     but still retained (below) is a copy arriving too late, a replayed
+ *     capture: STALE, never decided again.
+ *  8. STALE: |server_now - time_stamp| > freshness_ms (when freshness_ms > 0;
+ *     equal is fresh).
  *  9. Validation (before any guard is evaluated or state created): every
  *     resource window_size_ms 0 (MALFORMED) or above rate_window_size_ms_max
  *     (QUOTA); a live bucket or tracker presented with other settings, or two
@@ -91,15 +98,28 @@
  * processed either way.
  *
  * Dedup cache: entries in insertion order, each holding the exact response
- * datagram, live until inserted + accepted TTL (a duplicate at exactly that
- * time is processed afresh). dedup_capacity bounds the occupied slots; a new
- * entry at capacity evicts the oldest (stats.dedup_evicted_capacity when it
- * was still live). Degraded mode: a found entry is lost with probability
- * loss_p (stats.dedup_lost_degraded) and the request is processed again;
- * such a fresh decision, and one for a key evicted inside its window, counts
- * in stats.dedup_reprocessed. Memory per entry: about 72 bytes of slot, the
- * response buffer (>= 256 bytes, reused), 40 bytes of index and ghosts; the
- * ring grows by doubling up to the capacity.
+ * datagram, replayed until inserted + accepted TTL (a duplicate at exactly
+ * that time is no longer replayed). With a freshness check, an entry is kept
+ * (found, not replayed) until its time_stamp is stale (time_stamp +
+ * freshness_ms), so a copy arriving after its window is dropped as STALE
+ * instead of being decided again; without one, it leaves at its window's end.
+ * dedup_capacity bounds the occupied slots; a new entry at capacity removes
+ * the oldest: one past its window costs nothing, a live one is an eviction
+ * (stats.dedup_evicted_capacity, the datagram's result.dedup_evicted) and
+ * makes the cache degraded (wire_protocol.md Degraded-State Behavior) until
+ * the last evicted entry's window ends: Status degraded_reason_code 1 (2 while
+ * the simulator's loss mode is on). The cache is shared by every tenant and
+ * the admin acks: one tenant answering more than capacity / TTL requests per
+ * second evicts the others' live entries (docs/spec-notes.md says why there
+ * is no per-tenant share). Degraded mode: a found entry is lost with
+ * probability loss_p (stats.dedup_lost_degraded) and the request is processed
+ * again; such a fresh decision, and one for a key evicted inside its window,
+ * counts in stats.dedup_reprocessed. The index hash is SipHash-2-4 under a
+ * 16-byte key drawn from the server's stream (the seed in the simulator, the
+ * OS in serve), so unique_ids cannot be chosen to share one index slot.
+ * Memory per entry: about 80 bytes of slot, the response buffer (>= 256
+ * bytes, reused), 40 bytes of index and ghosts; the ring grows by doubling up
+ * to the capacity.
  *
  * Response (wire_protocol.md "rate_response PDU"): the request modified in
  * place - key_id := server_id, steering_feedback per the steering mode (keep

@@ -13,7 +13,8 @@
  *     not verify under the admin key (AAD as for tenants).
  *  2. MALFORMED: pdu_size not equal to the bytes left; a PDU type other than
  *     Tenant Mutation 0x544D, Status Query 0x5153, Metrics Query 0x514D.
- *  3. STALE: the time_stamp freshness check of the rate path.
+ *  3. STALE: the time_stamp freshness check of the rate path (a Tenant
+ *     Mutation: after its dedup lookup, below).
  *  4. The PDU (below). Refusals after authentication are DROP_ADMIN.
  * Every answer is sealed under the admin key with a fresh nonce; its Tenant
  * TLV is the request's with key_id := server_id and steering_feedback per the
@@ -23,7 +24,9 @@
  * operation, flags, dedup_ttl_ms); flags 0; operation ADD 0x03 or REMOVE
  * 0x05; dedup_ttl_ms >= 1. Then the dedup cache (key (0x544D, 1, key_id,
  * unique_id), accepted TTL min(dedup_ttl_ms, listener cap)): a live entry
- * replays its Tenant Ack exactly (ADMIN_REPLAYED). Then the body:
+ * replays its Tenant Ack exactly (ADMIN_REPLAYED), one past its window but
+ * kept (rate path, "Dedup cache") is STALE: a captured ADD or REMOVE is not
+ * executed again. Then the freshness check, then the body:
  *  - ADD: name_len, name (valid UTF-8), tenant_key_len, tenant_key, and
  *    nothing after; the credential's HRP one of rl-none, rl-cookie, rl-aes
  *    (anything else, rl-secret included, rejects the whole mutation), its
@@ -70,7 +73,9 @@
  * fields from the host's readings with their bits, else unknown (u64::MAX,
  * bits clear); build_fingerprint 0; ifindex,
  * rx_queue_id and worker_cpu u32::MAX; api_key_capacity u64::MAX (no fixed
- * cap); queue_index 0; health_flags READY | DATAPATH_RUNNING |
+ * cap); queue_index 0; degraded_reason_code 1 while an evicted dedup
+ * entry's window is open, 2 while the simulator's loss mode is on, else 0
+ * (server model, "Dedup cache"); health_flags READY | DATAPATH_RUNNING |
  * ACCEPTING_RATE_REQUESTS | ACCEPTING_LATENCY_REPORTS |
  * ACCEPTING_TENANT_MUTATIONS; wire_protocol_version 1; api_key_table_hash
  * the XOR over loaded keys of FNV-1a-64(key_id LE || quota word LE).

@@ -4,13 +4,20 @@
  *
  * Entries sit in a ring in insertion order (the oldest at the head) and are
  * found through an open-addressing index keyed by (pdu_type,
- * tenant_mgmt_flag, key_id, unique_id). Each holds the exact response bytes
+ * tenant_mgmt_flag, key_id, unique_id), hashed with SipHash-2-4 (OpenSSL
+ * EVP_MAC) under a 16-byte key set once per cache (srv_dedup_set_key), so
+ * nobody without the key can choose unique_ids that share a slot. Each holds the exact response bytes
  * it answered with, in a per-slot buffer that is kept and reused (grown only
  * for a larger response), so steady state allocates nothing.
  *
+ * An entry is replayed until expiry_ms (its accepted window) and found
+ * until keep_until_ms (>= expiry_ms; the host keeps it while a copy could
+ * still pass its freshness check, to refuse that copy).
+ *
  * capacity bounds the occupied slots: an entry leaves its slot when it
- * reaches the head expired (or killed), or is evicted as the oldest when a
- * new entry needs room. An entry that expired behind an older, longer-lived
+ * reaches the head past keep_until_ms (or killed), or as the oldest when a
+ * new entry needs room (an eviction, counted, when still inside its window:
+ * degraded_until_ms then covers that window). An entry that expired behind an older, longer-lived
  * one keeps its slot until it reaches the head (it is no longer found).
  *
  * Ghosts: a live entry evicted for capacity leaves a fingerprint with its
@@ -18,7 +25,7 @@
  * be counted as reprocessed. A colliding newer ghost overwrites an older one
  * (the count can only be low, never high).
  *
- * Memory per slot: 72 bytes of slot + the response buffer (>= 256 bytes,
+ * Memory per slot: 80 bytes of slot + the response buffer (>= 256 bytes,
  * at most 1200) + 8 bytes of index + 32 bytes of ghosts (both tables have
  * 2 entries per slot); the ring grows by doubling up to the capacity. */
 #ifndef SIM_SERVER_DEDUP_H
