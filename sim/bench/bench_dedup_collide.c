@@ -12,6 +12,7 @@
 
 #include "bench_util.h"
 #include "r_client.h"
+#include "sim_dedup_unkeyed.h"
 #include "rl_credential.h"
 #include "rl_wire.h"
 #include "sim_rng_weak.h"
@@ -19,20 +20,6 @@
 
 #define N 8000u
 #define MASK 0x1FFFu /* index cells of a 4096-entry cache: 8192 */
-
-static uint64_t unkeyed(uint64_t key_id, const uint8_t uid[16]) {
-    uint64_t lo, hi;
-    memcpy(&lo, uid, 8);
-    memcpy(&hi, uid + 8, 8);
-    uint64_t h = key_id * 0x9E3779B97F4A7C15ull;
-    h ^= lo + 0x632BE59BD9B4E019ull * ((uint64_t)0x5452 << 8);
-    h ^= hi * 0xC2B2AE3D27D4EB4Full;
-    h ^= h >> 30;
-    h *= 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 27;
-    h *= 0x94D049BB133111EBull;
-    return h ^ (h >> 31);
-}
 
 static double run(const char *cred, uint8_t (*uids)[16]) {
     sim_server_params_t p;
@@ -81,7 +68,7 @@ int main(void) {
     for (uint64_t c = 0; found < N; c++) {
         uint8_t uid[16] = {0};
         memcpy(uid, &c, sizeof c);
-        if ((unkeyed(42, uid) & MASK) == 0) {
+        if ((tu_unkeyed_hash(42, uid, 0x5452, 0) & MASK) == 0) {
             memcpy(colliding[found++], uid, 16);
         }
     }

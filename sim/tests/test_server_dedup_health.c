@@ -2,6 +2,7 @@
  * and the replay window (wire_protocol.md "unique_id" Healthy-State
  * Guarantee, Degraded-State Behavior, "Deduplication Health Model",
  * "dedup_ttl_ms (Rate Request)"; r-client-ha-design.md 11 item 1). */
+#include "sim_dedup_unkeyed.h"
 #include "sim_server_admin_util.h"
 #include "sim_server_dedup.h"
 
@@ -12,19 +13,6 @@ static tu_fix_t *fix_with(uint32_t capacity, uint32_t ttl_cap_ms, uint32_t fresh
     p.dedup_ttl_cap_ms = ttl_cap_ms;
     p.freshness_ms = freshness_ms;
     return tu_fix_new(R_AUTH_NONE, &q, &p);
-}
-
-/* Request #n composed at ts with the fixture's dedup_ttl_ms, encoded once
- * (a duplicate is the very same datagram). */
-typedef struct {
-    uint8_t buf[1200];
-    size_t len;
-    uint8_t uid[16];
-} req_t;
-
-static void make_req(tu_fix_t *f, req_t *q, uint32_t n, uint64_t ts, const r_resource_request_t *r) {
-    tu_uid(q->uid, n);
-    q->len = tu_request(&f->k, q->buf, q->uid, ts, f->ttl, NULL, 0, r, 1, NULL);
 }
 
 static uint32_t actual_rate(tu_fix_t *f, const tu_out_t *o, const uint8_t uid[16]) {
@@ -63,17 +51,17 @@ static void test_capacity_eviction_sets_degraded_reason_until_windows_end(void *
     f->ttl = 300;
     ta_fix_t *a = admin_of(f);
     r_resource_request_t r = tu_resource("api", 10000, 100, 1);
-    req_t q[6];
+    tu_req_t q[6];
     tu_out_t o;
     uint8_t sr[448];
     for (uint32_t i = 0; i < 4; i++) {
-        make_req(f, &q[i], i + 1, TU_T0 + i, &r);
+        tu_make_req(f, &q[i], i + 1, TU_T0 + i, &r);
         assert_int_equal(tu_handle(f->s, TU_T0 + i, q[i].buf, q[i].len, &o), SIM_SRV_ANSWERED);
     }
     status_at(a, f->s, TU_T0 + 4, sr);
     assert_int_equal(ta_ld16(sr + 30), 0); /* four entries fit: healthy */
     for (uint32_t i = 4; i < 6; i++) {
-        make_req(f, &q[i], i + 1, TU_T0 + i, &r);
+        tu_make_req(f, &q[i], i + 1, TU_T0 + i, &r);
         assert_int_equal(tu_handle(f->s, TU_T0 + i, q[i].buf, q[i].len, &o), SIM_SRV_ANSWERED);
     }
     assert_int_equal(sim_server_stats(f->s)->dedup_evicted_capacity, 2); /* #1 and #2, inside their windows */
@@ -95,10 +83,10 @@ static void test_eviction_reported_in_result(void **state) {
     tu_fix_t *f = fix_with(4, 0, 0);
     f->ttl = 300;
     r_resource_request_t r = tu_resource("api", 10000, 100, 1);
-    req_t q[7];
+    tu_req_t q[7];
     tu_out_t o;
     for (uint32_t i = 0; i < 6; i++) {
-        make_req(f, &q[i], i + 1, TU_T0, &r);
+        tu_make_req(f, &q[i], i + 1, TU_T0, &r);
         assert_int_equal(tu_handle(f->s, TU_T0 + i, q[i].buf, q[i].len, &o), SIM_SRV_ANSWERED);
         assert_int_equal(o.result.dedup_evicted, i >= 4 ? 1 : 0);
         assert_int_equal(o.result.dedup_degraded_began, i == 4);
@@ -116,10 +104,10 @@ static void test_eviction_reported_in_result(void **state) {
     assert_int_equal(st->dedup_reprocessed, 1);
     /* After every evicted window (#3: T0 + 2 + 300), a new eviction begins a
      * new degraded episode. */
-    make_req(f, &q[6], 7, TU_T0 + 310, &r);
+    tu_make_req(f, &q[6], 7, TU_T0 + 310, &r);
     for (uint32_t i = 0; i < 4; i++) { /* refill with live entries */
-        req_t x;
-        make_req(f, &x, 100 + i, TU_T0 + 310, &r);
+        tu_req_t x;
+        tu_make_req(f, &x, 100 + i, TU_T0 + 310, &r);
         assert_int_equal(tu_handle(f->s, TU_T0 + 310, x.buf, x.len, &o), SIM_SRV_ANSWERED);
         assert_int_equal(o.result.dedup_evicted, 0);
     }
@@ -156,15 +144,15 @@ static void test_duplicate_replayed_before_freshness_check(void **state) {
     tu_fix_t *f = fix_with(0, 2000, 1000);
     f->ttl = 300;
     r_resource_request_t r = tu_resource("api", 10000, 100, 1);
-    req_t q;
-    make_req(f, &q, 1, TU_T0 - 900, &r); /* the client's clock is 900 ms behind */
+    tu_req_t q;
+    tu_make_req(f, &q, 1, TU_T0 - 900, &r); /* the client's clock is 900 ms behind */
     tu_out_t first, again;
     assert_int_equal(tu_handle(f->s, TU_T0, q.buf, q.len, &first), SIM_SRV_ANSWERED);
     assert_int_equal(tu_handle(f->s, TU_T0 + 200, q.buf, q.len, &again), SIM_SRV_REPLAYED); /* age 1100 > 1000 */
     assert_memory_equal(again.bytes, first.bytes, first.len);
     /* A new request with the stale time_stamp is still dropped. */
-    req_t other;
-    make_req(f, &other, 2, TU_T0 - 900, &r);
+    tu_req_t other;
+    tu_make_req(f, &other, 2, TU_T0 - 900, &r);
     assert_int_equal(tu_handle(f->s, TU_T0 + 200, other.buf, other.len, &again), SIM_SRV_DROP_STALE);
     tu_fix_free(f);
 }
@@ -200,8 +188,8 @@ static void test_replay_under_lower_cap_not_counted_twice(void **state) {
     tu_fix_t *f = fix_with(0, 100, 0);
     f->ttl = 300;
     r_resource_request_t r = tu_resource("api", 10000, 100, 10);
-    req_t q;
-    make_req(f, &q, 1, TU_T0, &r);
+    tu_req_t q;
+    tu_make_req(f, &q, 1, TU_T0, &r);
     tu_out_t o;
     assert_int_equal(tu_handle(f->s, TU_T0, q.buf, q.len, &o), SIM_SRV_DROP_DEDUP_TTL);
     assert_int_equal(tu_handle(f->s, TU_T0 + 150, q.buf, q.len, &o), SIM_SRV_DROP_DEDUP_TTL);
@@ -222,8 +210,8 @@ static void test_rate_duplicate_after_window_dropped(void **state) {
     tu_fix_t *f = fix_with(0, 0, 5000);
     f->ttl = 300;
     r_resource_request_t r = tu_resource("api", 10000, 100, 1);
-    req_t q;
-    make_req(f, &q, 1, TU_T0, &r);
+    tu_req_t q;
+    tu_make_req(f, &q, 1, TU_T0, &r);
     tu_out_t o;
     assert_int_equal(tu_handle(f->s, TU_T0, q.buf, q.len, &o), SIM_SRV_ANSWERED);
     assert_int_equal(tu_handle(f->s, TU_T0 + 299, q.buf, q.len, &o), SIM_SRV_REPLAYED);
@@ -279,21 +267,6 @@ static void test_mutation_duplicate_after_window_dropped(void **state) {
 
 /* ---- item: keyed index hash -------------------------------------------------- */
 
-/* What an attacker can compute without the key: the earlier unkeyed mix. */
-static uint64_t unkeyed_hash(uint64_t key_id, const uint8_t uid[16], uint16_t type, uint8_t flag) {
-    uint64_t lo, hi;
-    memcpy(&lo, uid, 8);
-    memcpy(&hi, uid + 8, 8);
-    uint64_t h = key_id * 0x9E3779B97F4A7C15ull;
-    h ^= lo + 0x632BE59BD9B4E019ull * ((uint64_t)type << 8 | flag);
-    h ^= hi * 0xC2B2AE3D27D4EB4Full;
-    h ^= h >> 30;
-    h *= 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 27;
-    h *= 0x94D049BB133111EBull;
-    return h ^ (h >> 31);
-}
-
 static uint32_t longest_cluster(const srv_dedup_t *d) {
     uint32_t best = 0, run = 0;
     for (uint32_t i = 0; i <= 2u * (d->index_mask + 1u); i++) { /* twice round: a cluster may wrap */
@@ -312,7 +285,7 @@ static void test_index_hash_is_keyed(void **state) {
     uint32_t found = 0;
     for (uint32_t n = 0; found < 48; n++) {
         tu_uid(uids[found], n);
-        if ((unkeyed_hash(5, uids[found], 0x5452, 0) & 127u) == 0) {
+        if ((tu_unkeyed_hash(5, uids[found], 0x5452, 0) & 127u) == 0) {
             found++;
         }
     }
