@@ -16,5 +16,12 @@ sim_server_verdict_t serve_handle_datagram(sim_server_t *model, uint64_t now_ms,
         e->result = r;
         serve_log_in(log, e);
     }
+    if (r->dedup_evicted > 0) {
+        const sim_server_stats_t *st = sim_server_stats(model);
+        serve_log_evict_t ev = {e->wall_ms, e->server, sim_server_id(model), r->dedup_evicted,
+                                r->dedup_evicted_key_id, st->dedup_evicted_capacity,
+                                sim_server_dedup_capacity(model), r->dedup_degraded_began};
+        serve_log_dedup_evicted(log, &ev);
+    }
     return v;
 }

@@ -175,3 +175,24 @@ void serve_log_restart(serve_log_t *l, uint64_t wall_ms, unsigned server, uint64
     fputs("}\n", l->f);
     fflush(l->f);
 }
+
+void serve_log_dedup_evicted(serve_log_t *l, const serve_log_evict_t *e) {
+    if (e->began) {
+        FILE *a = l->alert != NULL ? l->alert : stderr;
+        fprintf(a,
+                "serve: ERROR server %u: dedup cache full (capacity %" PRIu32 "): live entries evicted inside their "
+                "window (key_id %" PRIu64 "), replay of duplicates not guaranteed until their windows end "
+                "(Status degraded_reason_code 1; %" PRIu64 " evicted so far)\n",
+                e->server, e->capacity, e->evicted_key_id, e->evicted_total);
+        fflush(a);
+    }
+    if (l->f == NULL) {
+        return;
+    }
+    put_head(l->f, e->wall_ms, "event", e->server, e->server_id);
+    fprintf(l->f,
+            ",\"event\":\"dedup_evicted\",\"level\":\"ERROR\",\"evicted\":%" PRIu32 ",\"evicted_key_id\":\"%" PRIu64
+            "\",\"evicted_total\":%" PRIu64 ",\"dedup_capacity\":%" PRIu32 "}\n",
+            e->evicted, e->evicted_key_id, e->evicted_total, e->capacity);
+    fflush(l->f);
+}

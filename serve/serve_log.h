@@ -15,6 +15,7 @@
 typedef struct {
     FILE *f;            /* NULL: logging off */
     bool owned;
+    FILE *alert;        /* ERROR text lines (serve_log_dedup_evicted); NULL = stderr */
 } serve_log_t;
 
 /* Open path for appending ("-" = stdout). 0 or -1 (errno set). */
@@ -61,5 +62,25 @@ void serve_log_out(serve_log_t *l, const serve_log_out_t *e);
  * "restart_after", "SIGHUP"). */
 void serve_log_restart(serve_log_t *l, uint64_t wall_ms, unsigned server, uint64_t old_id, uint64_t new_id,
                        const char *cause);
+
+/* Live dedup entries evicted for capacity while answering one datagram
+ * (wire_protocol.md Degraded-State Behavior: "the server MUST emit ERROR
+ * logs"). When the log is on, one line {"dir":"event","event":"dedup_evicted",
+ * "level":"ERROR","evicted":n,"evicted_key_id":"<decimal>","evicted_total":t,
+ * "dedup_capacity":c}. When began (the cache was healthy before), also one
+ * text line on l->alert (stderr when NULL), logging or not:
+ * "serve: ERROR server <i>: dedup cache full (capacity <c>): ...". */
+typedef struct {
+    uint64_t wall_ms;
+    unsigned server;
+    uint64_t server_id;
+    uint32_t evicted;
+    uint64_t evicted_key_id;
+    uint64_t evicted_total;
+    uint32_t capacity;
+    bool began;
+} serve_log_evict_t;
+
+void serve_log_dedup_evicted(serve_log_t *l, const serve_log_evict_t *e);
 
 #endif /* SERVE_LOG_H */

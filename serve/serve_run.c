@@ -43,6 +43,7 @@
 
 typedef struct {
     uint64_t received, script_dropped, rate_capped, down, sent, injected, replies_lost, queue_full, send_errors, restarts;
+    uint64_t dedup_evicted;     /* live dedup entries evicted for capacity (the model's count, at the summary) */
     uint64_t verdicts[SIM_SRV_VERDICTS];
 } counts_t;
 
@@ -515,9 +516,10 @@ static void print_counts(FILE *f, const counts_t *n) {
     }
     fprintf(f,
             ", script_drop %" PRIu64 ", rate_capped %" PRIu64 ", down %" PRIu64 "; sent %" PRIu64 ", injected %" PRIu64
-            ", replies_lost %" PRIu64 ", queue_full %" PRIu64 ", send_errors %" PRIu64 ", restarts %" PRIu64 "\n",
+            ", replies_lost %" PRIu64 ", queue_full %" PRIu64 ", send_errors %" PRIu64 ", restarts %" PRIu64
+            ", dedup_evicted %" PRIu64 "\n",
             n->script_dropped, n->rate_capped, n->down, n->sent, n->injected, n->replies_lost, n->queue_full, n->send_errors,
-            n->restarts);
+            n->restarts, n->dedup_evicted);
 }
 
 static void summary(serve_t *s, const char *why) {
@@ -525,6 +527,7 @@ static void summary(serve_t *s, const char *why) {
     fprintf(s->out, "serve: stopped (%s) after %.3f s\n", why,
             (double)(clock_ms(CLOCK_MONOTONIC) - s->t0_mono) / 1000.0);
     for (size_t i = 0; i < s->n_inst; i++) {
+        s->inst[i].n.dedup_evicted = sim_server_stats(s->inst[i].model)->dedup_evicted_capacity;
         const counts_t *n = &s->inst[i].n;
         fprintf(s->out, "server %zu server_id %" PRIu64 " port %u: ", i, sim_server_id(s->inst[i].model),
                 (unsigned)s->inst[i].port);

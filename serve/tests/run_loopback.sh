@@ -153,5 +153,17 @@ check "--rate-cap 2: later datagrams rate_capped" grep -q '^total: .* rate_cappe
 check "--max-pending 1: a second delayed reply finds the queue full" grep -q '^total: .* queue_full [1-9]' "$tmp/capped.out"
 check "--log -: JSON lines on stdout" grep -q '^{"ts_ms":[0-9]*,"dir":"in",.*"verdict":"rate_capped"' "$tmp/capped.out"
 
+# Dedup health (wire_protocol.md Degraded-State Behavior; docs/serve.md "Dedup health"): with room
+# for one entry, 50 requests at 5000/s (10 ms in all, inside one another's 60 ms window) evict
+# live entries: one ERROR line on stderr, the count in the summary.
+start_serve dd --tenant "$key" --server port=0,dedup_capacity=1
+"$bin" check --key "$key" --server "$(server_id dd 0)@127.0.0.1:$(server_port dd 0)" --bucket api:1000:1000 \
+    --load 50 --rate 5000 --quiet >"$tmp/dd.check" 2>&1
+check "dedup_capacity=1: an ERROR line when the cache degrades" \
+    [ "$(grep -c '^serve: ERROR server 0: dedup cache full (capacity 1): live entries evicted' "$tmp/dd.err")" -ge 1 ]
+stop_serve dd
+check "dedup_capacity=1: evictions counted in the summary" grep -q '^server 0 .* dedup_evicted [1-9]' "$tmp/dd.out"
+check "no eviction elsewhere: dedup_evicted 0 in a healthy run's summary" grep -q '^total: .* dedup_evicted 0$' "$tmp/capped.out"
+
 echo "serve loopback: $((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]

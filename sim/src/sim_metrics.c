@@ -152,6 +152,8 @@ void sim_metrics_finish(sim_world_t *w) {
         double u = (double)st->dedup_live_max / (double)cap;
         if (u > m->dedup_utilization) m->dedup_utilization = u;
         if (st->dedup_hits) m->dedup_hit_age += st->dedup_hit_age_sum;
+        m->dedup_evicted += st->dedup_evicted_capacity;
+        m->dedup_lost += st->dedup_lost_degraded;
     }
     m->dedup_hit_age = m->duplicate_deliveries ? m->dedup_hit_age / (double)m->duplicate_deliveries : 0;
     m->convergence_ms = w->has_fault && w->last_wrong > w->last_fault ? (double)(w->last_wrong - w->last_fault) / 1000.0 : 0;
@@ -214,6 +216,8 @@ static const metric_desc_t METRICS[] = {
     U(reprocessed, "same unique_id decided afresh twice by one server"),
     D(dedup_utilization, "peak live dedup entries / capacity"),
     D(dedup_hit_age, "mean dedup-hit age / accepted TTL"),
+    U(dedup_evicted, "live dedup entries evicted for capacity (degraded)"),
+    U(dedup_lost, "live dedup entries lost in degraded mode"),
     U(late_responses, "trusted responses after the decision (completion replies too)"),
     U(invalid_datagrams, "datagrams the client rejected (every class)"),
     U(invalid_protocol, "rejected: malformed, AES tag, not the request's answer"),

@@ -449,9 +449,11 @@ int sim_servers_create(sim_world_t *w) {
     memset(&op, 0, sizeof op);
     op.server_start_s = SIM_RUN_EPOCH_MS / 1000u;
     /* each request reaches the oracle once: its dedup cache never hits, so
-     * entries live 1 ms and the cache stays small (healthy: no loss) */
+     * its capacity stays small (evictions there are harmless); the cap
+     * accepts every dedup_ttl_ms a key allows (a request above the cap
+     * would be refused, sim_server.c order of checks 6) */
     op.dedup_capacity = 4096;
-    op.dedup_ttl_cap_ms = 1;
+    op.dedup_ttl_cap_ms = UINT32_MAX;
     sim_rng_t rng;
     sim_rng_entity(&rng, w->seed, SIM_STREAM_SERVER, 0xFFFFu, SIM_PURPOSE_SERVER);
     w->oracle = sim_server_new(&op, &rng);

@@ -23,15 +23,22 @@
  *     padding fields 0 (guard current_latency is ignored), blocks inside
  *     pdu_size, LR pdu_size = 12 + 36n, RT TLVs an exact sequence, a metrics
  *     label well formed.
- *  5. STALE: |server_now - time_stamp| > freshness_ms (when freshness_ms > 0;
- *     equal is fresh). Reports are checked too.
- *  6. Latency Report: validated as a whole (quota, mismatch), then every
- *     sample recorded: REPORT. Reports have no dedup and no response.
- *  7. Rate Request, DEDUP_TTL: dedup_ttl_ms 0 or above the key's
- *     dedup_ttl_ms_max. The accepted TTL is min(dedup_ttl_ms, listener cap).
- *  8. Dedup lookup by (pdu_type, tenant_mgmt_flag, key_id, unique_id): a live
- *     entry replays its cached response bytes exactly (REPLAYED), whatever
- *     its decision was (allow or deny) and whatever the duplicate's body.
+ *  5. Latency Report: STALE when |server_now - time_stamp| > freshness_ms
+ *     (when freshness_ms > 0; equal is fresh); then validated as a whole
+ *     (quota, mismatch), then every sample recorded: REPORT. Reports have no
+ *     dedup and no response.
+ *  6. Rate Request, DEDUP_TTL: dedup_ttl_ms 0, above the key's
+ *     dedup_ttl_ms_max, or above the listener cap (rejected, not clamped:
+ *     r-client-ha-design.md 11 item 1). The accepted TTL is dedup_ttl_ms.
+ *  7. Dedup lookup by (pdu_type, tenant_mgmt_flag, key_id, unique_id), before
+ *     the freshness check: a live entry replays its cached response bytes
+ *     exactly (REPLAYED), whatever its decision was (allow or deny), whatever
+ *     the duplicate's body and even when its time_stamp has gone stale since
+ *     (wire_protocol.md Healthy-State Guarantee). An entry past its window
+ *     but still retained (below) is a copy arriving too late, a replayed
+ *     capture: STALE, never decided again.
+ *  8. STALE: |server_now - time_stamp| > freshness_ms (when freshness_ms > 0;
+ *     equal is fresh).
  *  9. Validation (before any guard is evaluated or state created): every
  *     resource window_size_ms 0 (MALFORMED) or above rate_window_size_ms_max
  *     (QUOTA); a live bucket or tracker presented with other settings, or two
@@ -101,15 +108,28 @@
  * processed either way.
  *
  * Dedup cache: entries in insertion order, each holding the exact response
- * datagram, live until inserted + accepted TTL (a duplicate at exactly that
- * time is processed afresh). dedup_capacity bounds the occupied slots; a new
- * entry at capacity evicts the oldest (stats.dedup_evicted_capacity when it
- * was still live). Degraded mode: a found entry is lost with probability
- * loss_p (stats.dedup_lost_degraded) and the request is processed again;
- * such a fresh decision, and one for a key evicted inside its window, counts
- * in stats.dedup_reprocessed. Memory per entry: about 72 bytes of slot, the
- * response buffer (>= 256 bytes, reused), 40 bytes of index and ghosts; the
- * ring grows by doubling up to the capacity.
+ * datagram, replayed until inserted + accepted TTL (a duplicate at exactly
+ * that time is no longer replayed). With a freshness check, an entry is kept
+ * (found, not replayed) until its time_stamp is stale (time_stamp +
+ * freshness_ms), so a copy arriving after its window is dropped as STALE
+ * instead of being decided again; without one, it leaves at its window's end.
+ * dedup_capacity bounds the occupied slots; a new entry at capacity removes
+ * the oldest: one past its window costs nothing, a live one is an eviction
+ * (stats.dedup_evicted_capacity, the datagram's result.dedup_evicted) and
+ * makes the cache degraded (wire_protocol.md Degraded-State Behavior) until
+ * the last evicted entry's window ends: Status degraded_reason_code 1 (2 while
+ * the simulator's loss mode is on). The cache is shared by every tenant and
+ * the admin acks: one tenant answering more than capacity / TTL requests per
+ * second evicts the others' live entries (docs/spec-notes.md says why there
+ * is no per-tenant share). Degraded mode: a found entry is lost with
+ * probability loss_p (stats.dedup_lost_degraded) and the request is processed
+ * again; such a fresh decision, and one for a key evicted inside its window,
+ * counts in stats.dedup_reprocessed. The index hash is SipHash-2-4 under a
+ * 16-byte key drawn from the server's stream (the seed in the simulator, the
+ * OS in serve), so unique_ids cannot be chosen to share one index slot.
+ * Memory per entry: about 80 bytes of slot, the response buffer (>= 256
+ * bytes, reused), 40 bytes of index and ghosts; the ring grows by doubling up
+ * to the capacity.
  *
  * Response (wire_protocol.md "rate_response PDU"): the request modified in
  * place - key_id := server_id, steering_feedback per the steering mode (keep
@@ -156,6 +176,7 @@
 
 #define DEFAULT_DEDUP_CAPACITY 65536u
 #define DEFAULT_DEDUP_TTL_CAP_MS 2000u
+#define SRV_DEDUP_KEY_STREAM 0x64647570u /* "ddup": the side stream of the dedup index key */
 
 /* ---- tenants ------------------------------------------------------------------ */
 
@@ -379,7 +400,21 @@ sim_server_t *sim_server_new(const sim_server_params_t *params, const sim_rng_t 
     srv_table_init(&s->trackers, sizeof(srv_tracker_t), srv_on_remove_tracker, s);
     srv_table_init(&s->labels, sizeof(srv_index_entry_t), srv_on_remove_label, s);
     srv_table_init(&s->services, sizeof(srv_index_entry_t), NULL, s);
-    if (s->tenants == NULL || srv_dedup_init(&s->dedup, s->params.dedup_capacity) != 0) {
+    /* The dedup index key comes from the server's stream (the seed in the
+     * simulator, the OS in serve), drawn on a side stream so the nonces and
+     * draws of the model are unchanged. */
+    sim_rng_t key_rng;
+    uint8_t hash_key[16];
+    sim_rng_seed(&key_rng, s->draw_key, SRV_DEDUP_KEY_STREAM, 0);
+    sim_rng_bytes(&key_rng, hash_key, sizeof hash_key);
+    int dd = s->tenants == NULL ? -1 : srv_dedup_init(&s->dedup, s->params.dedup_capacity);
+    if (dd == 0 && srv_dedup_set_key(&s->dedup, hash_key) != 0) {
+        srv_dedup_free(&s->dedup);
+        dd = -1;
+    }
+    OPENSSL_cleanse(hash_key, sizeof hash_key);
+    OPENSSL_cleanse(&key_rng, sizeof key_rng);
+    if (dd != 0) {
         free(s->tenants);
         free(s);
         return NULL;
@@ -464,6 +499,10 @@ void sim_server_set_forced_deny(sim_server_t *s, bool on) {
 
 const sim_server_stats_t *sim_server_stats(const sim_server_t *s) {
     return s == NULL ? NULL : &s->stats;
+}
+
+uint32_t sim_server_dedup_capacity(const sim_server_t *s) {
+    return s == NULL ? 0 : s->dedup.capacity;
 }
 
 const char *sim_server_verdict_name(sim_server_verdict_t v) {

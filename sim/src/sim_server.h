@@ -11,9 +11,12 @@
  * - structured server_id from (server_start_s, listener_id, node_id); a
  *   restart picks a new start time and loses all runtime state;
  * - dedup cache keyed by (pdu_type, tenant_mgmt_flag, key_id, unique_id),
- *   honouring dedup_ttl_ms (clamped by the listener cap; 0 or above the key's
- *   dedup_ttl_ms_max is dropped), with a capacity and a degraded mode that
- *   loses entries;
+ *   honouring dedup_ttl_ms (0, above the key's dedup_ttl_ms_max or above
+ *   the listener cap is dropped), looked up before the freshness check,
+ *   kept until the request's time_stamp is stale so a late copy is dropped,
+ *   with a capacity whose evictions are a degraded state (Status
+ *   degraded_reason_code), a degraded mode that loses entries, and a
+ *   SipHash-keyed index;
  * - rate buckets keyed by (key_id, bucket_id), fixed windows aligned to
  *   multiples of window_size_ms on the server clock, atomic all-or-nothing
  *   grants, drop on a window/limit mismatch while the entry is live;
@@ -50,8 +53,9 @@ typedef enum {
     SIM_SRV_DROP_MALFORMED = 3,   /* framing, sizes, reserved fields, unknown PDU */
     SIM_SRV_DROP_AUTH = 4,        /* auth type, cookie, AES tag */
     SIM_SRV_DROP_TENANT = 5,      /* unknown key_id or tenant_mgmt_flag = 1 (2..255: malformed) */
-    SIM_SRV_DROP_STALE = 6,       /* time_stamp outside the freshness window */
-    SIM_SRV_DROP_DEDUP_TTL = 7,   /* dedup_ttl_ms 0 or above the key's cap */
+    SIM_SRV_DROP_STALE = 6,       /* time_stamp outside the freshness window, or a copy of a request
+                                     after its dedup window (a replayed capture) */
+    SIM_SRV_DROP_DEDUP_TTL = 7,   /* dedup_ttl_ms 0 or above the key's or the listener's cap */
     SIM_SRV_DROP_QUOTA = 8,       /* bucket/tracker count, buffer_size or window over quota */
     SIM_SRV_DROP_MISMATCH = 9,    /* live bucket/tracker presented with other settings */
     SIM_SRV_ADMIN_ANSWERED = 10,  /* administrative PDU answered: Tenant Ack, Status or Metrics Response */
@@ -73,7 +77,8 @@ typedef struct {
     uint8_t listener_id;
     uint16_t node_id;           /* <= 32767 */
     uint32_t dedup_capacity;    /* live entries; 0 = 65536 */
-    uint32_t dedup_ttl_cap_ms;  /* listener cap; accepted TTL = min(request, cap); 0 = 2000 */
+    uint32_t dedup_ttl_cap_ms;  /* listener cap: a Rate Request above it is dropped (DEDUP_TTL), a Tenant
+                                   Mutation's TTL is clamped to it; 0 = 2000 */
     uint32_t freshness_ms;      /* 0 = no freshness check */
     sim_steer_mode_t steer_mode;
     double steer_change_p;
@@ -108,6 +113,10 @@ typedef struct {
     sim_server_reason_t why;    /* for a drop verdict: the broken rule */
     uint16_t admin_pdu;         /* administrative request: its pdu_type (0x544D, 0x5153, 0x514D), else 0 */
     uint8_t admin_op;           /* Tenant Mutation operation (0x03 ADD, 0x05 REMOVE), else 0 */
+    uint32_t dedup_evicted;     /* live dedup entries evicted for capacity while answering this datagram
+                                   (wire_protocol.md Degraded-State Behavior: the host logs it as ERROR) */
+    uint64_t dedup_evicted_key_id; /* key_id of the last entry evicted (tenant or admin key_id) */
+    bool dedup_degraded_began;  /* this eviction ended a healthy period (the first of an episode) */
 } sim_server_result_t;
 
 typedef struct {
@@ -217,6 +226,10 @@ sim_server_verdict_t sim_server_handle(sim_server_t *s, uint64_t now_ms, const u
 void sim_server_set_forced_deny(sim_server_t *s, bool on);
 
 const sim_server_stats_t *sim_server_stats(const sim_server_t *s);
+
+/* The dedup cache's capacity now (entries; a degraded-mode capacity while one
+ * is set). */
+uint32_t sim_server_dedup_capacity(const sim_server_t *s);
 
 /* Write r as text ("tenant TLV: tlv_size 36, want 40") into buf[0..cap),
  * NUL-terminated and truncated to fit; "" when r->where is NULL. Returns the

@@ -13,7 +13,8 @@
  *     not verify under the admin key (AAD as for tenants).
  *  2. MALFORMED: pdu_size not equal to the bytes left; a PDU type other than
  *     Tenant Mutation 0x544D, Status Query 0x5153, Metrics Query 0x514D.
- *  3. STALE: the time_stamp freshness check of the rate path.
+ *  3. STALE: the time_stamp freshness check of the rate path (a Tenant
+ *     Mutation: after its dedup lookup, below).
  *  4. The PDU (below). Refusals after authentication are DROP_ADMIN.
  * Every answer is sealed under the admin key with a fresh nonce; its Tenant
  * TLV is the request's with key_id := server_id and steering_feedback per the
@@ -23,7 +24,9 @@
  * operation, flags, dedup_ttl_ms); flags 0; operation ADD 0x03 or REMOVE
  * 0x05; dedup_ttl_ms >= 1. Then the dedup cache (key (0x544D, 1, key_id,
  * unique_id), accepted TTL min(dedup_ttl_ms, listener cap)): a live entry
- * replays its Tenant Ack exactly (ADMIN_REPLAYED). Then the body:
+ * replays its Tenant Ack exactly (ADMIN_REPLAYED), one past its window but
+ * kept (rate path, "Dedup cache") is STALE: a captured ADD or REMOVE is not
+ * executed again. Then the freshness check, then the body:
  *  - ADD: name_len, name (valid UTF-8), tenant_key_len, tenant_key, and
  *    nothing after; the credential's HRP one of rl-none, rl-cookie, rl-aes
  *    (anything else, rl-secret included, rejects the whole mutation), its
@@ -71,7 +74,9 @@
  * fields from the host's readings with their bits, else unknown (u64::MAX,
  * bits clear); build_fingerprint 0; ifindex,
  * rx_queue_id and worker_cpu u32::MAX; api_key_capacity u64::MAX (no fixed
- * cap); queue_index 0; health_flags READY | DATAPATH_RUNNING |
+ * cap); queue_index 0; degraded_reason_code 1 while an evicted dedup
+ * entry's window is open, 2 while the simulator's loss mode is on, else 0
+ * (server model, "Dedup cache"); health_flags READY | DATAPATH_RUNNING |
  * ACCEPTING_RATE_REQUESTS | ACCEPTING_LATENCY_REPORTS |
  * ACCEPTING_TENANT_MUTATIONS; wire_protocol_version 1; api_key_table_hash
  * the XOR over loaded keys of FNV-1a-64(key_id LE || quota word LE).
@@ -381,12 +386,18 @@ static sim_server_verdict_t tenant_mutation(sim_server_t *s, uint64_t now_ms, co
     }
     srv_dd_key_t key = {f->key_id, f->unique_id, PDU_TM, 1};
     srv_dd_slot_t *hit = srv_dedup_lookup(&s->dedup, &key, now_ms);
-    if (hit != NULL) {
+    if (hit != NULL && now_ms >= hit->expiry_ms) {
+        return srv_dedup_too_late(s, hit);
+    }
+    if (hit != NULL) { /* before the freshness check, as on the rate path */
         *reply = hit->resp;
         *reply_len = hit->resp_len;
         return SIM_SRV_ADMIN_REPLAYED;
     }
-    sim_server_verdict_t v;
+    sim_server_verdict_t v = srv_check_fresh(s, f, now_ms);
+    if (v != SIM_SRV_ANSWERED) {
+        return v;
+    }
     if (op == OP_REMOVE) {
         if (n != 10u) {
             return mutation_fail(s, SRV_DROP(s, SIM_SRV_DROP_ADMIN, .where = "tenant mutation", .field = "pdu_size",
@@ -430,8 +441,7 @@ static sim_server_verdict_t tenant_mutation(sim_server_t *s, uint64_t now_ms, co
     size_t len = admin_seal(s, f, 12);
     if (len > 0) {
         uint32_t accepted = ttl < s->params.dedup_ttl_cap_ms ? ttl : s->params.dedup_ttl_cap_ms;
-        (void)srv_dedup_insert(&s->dedup, &key, now_ms, accepted, s->resp, len, true);
-        s->stats.dedup_evicted_capacity = s->dedup.evicted;
+        srv_dedup_cached(s, &key, now_ms, accepted, srv_dedup_keep_until(s, f), len, true);
     }
     *reply = s->resp;
     *reply_len = len;
@@ -479,7 +489,7 @@ static sim_server_verdict_t status_query(sim_server_t *s, uint64_t now_ms, const
     srv_st16(o + 24, s->params.listener_id);
     srv_st16(o + 26, 0);    /* queue_index */
     srv_st16(o + 28, s->params.udp_port);
-    srv_st16(o + 30, 0);    /* degraded_reason_code */
+    srv_st16(o + 30, srv_degraded_reason(s, now_ms)); /* degraded_reason_code */
     uint64_t started = s->params.server_start_s * 1000u;
     srv_st64(o + 32, started);
     srv_st64(o + 40, now_ms > started ? now_ms - started : 0);
@@ -720,14 +730,14 @@ static sim_server_verdict_t admin_opened(sim_server_t *s, uint64_t now_ms, const
         return SRV_DROP(s, SIM_SRV_DROP_MALFORMED, .where = "PDU", .field = "pdu_type", .got = type, .hex = true,
                         .note = "not an administrative request (TM 0x544d, SQ 0x5153, MQ 0x514d)");
     }
-    uint32_t fresh = s->params.freshness_ms;
-    uint64_t age = now_ms > f->time_stamp ? now_ms - f->time_stamp : f->time_stamp - now_ms;
-    if (fresh != 0 && age > fresh) {
-        return SRV_DROP(s, SIM_SRV_DROP_STALE, .where = "tenant TLV", .field = "time_stamp", .got = f->time_stamp,
-                        .rel = "server time", .want = now_ms, .note = "differs by more than freshness_ms");
+    if (type == PDU_TM) { /* its freshness is checked after the dedup lookup */
+        return tenant_mutation(s, now_ms, f, pdu, n, reply, reply_len);
+    }
+    sim_server_verdict_t v = srv_check_fresh(s, f, now_ms);
+    if (v != SIM_SRV_ANSWERED) {
+        return v;
     }
     switch (type) {
-    case PDU_TM: return tenant_mutation(s, now_ms, f, pdu, n, reply, reply_len);
     case PDU_SQ: return status_query(s, now_ms, f, pdu, n, reply, reply_len);
     default: return metrics_query(s, f, pdu, n, reply, reply_len);
     }

@@ -3,21 +3,42 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+
 #include "sim_server_codec.h"
 #include "sim_server_dedup.h"
 
 #define DD_MIN_PHYS 64u
 #define DD_MIN_RESP 256u
 
-static uint64_t key_hash(const srv_dd_key_t *k) {
-    uint64_t h = k->key_id * 0x9E3779B97F4A7C15ull;
-    h ^= srv_ld64(k->unique_id) + 0x632BE59BD9B4E019ull * ((uint64_t)k->pdu_type << 8 | k->tenant_mgmt_flag);
-    h ^= srv_ld64(k->unique_id + 8) * 0xC2B2AE3D27D4EB4Full;
-    h ^= h >> 30;
-    h *= 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 27;
-    h *= 0x94D049BB133111EBull;
-    return h ^ (h >> 31);
+/* SipHash-2-4 (OpenSSL's EVP_MAC "SIPHASH", 8-byte output) of the key's
+ * fields under the cache's key: without the key, nobody can choose
+ * unique_ids that share one index slot. The last input and its hash are
+ * remembered: one datagram asks for the same key up to three times (lookup,
+ * ghost, insert). */
+static uint64_t key_hash(srv_dedup_t *d, const srv_dd_key_t *k) {
+    uint8_t in[SRV_DD_HASH_IN];
+    srv_st64(in, k->key_id);
+    memcpy(in + 8, k->unique_id, 16);
+    in[24] = (uint8_t)(k->pdu_type >> 8);
+    in[25] = (uint8_t)k->pdu_type;
+    in[26] = k->tenant_mgmt_flag;
+    if (d->memo_valid && memcmp(in, d->memo_in, sizeof in) == 0) {
+        return d->memo_hash;
+    }
+    uint8_t out[8] = {0};
+    size_t n = 0;
+    /* Re-initialising without a key restarts under the key already set. */
+    if (EVP_MAC_init(d->mac, NULL, 0, NULL) != 1 || EVP_MAC_update(d->mac, in, sizeof in) != 1 ||
+        EVP_MAC_final(d->mac, out, &n, sizeof out) != 1) {
+        return 0; /* not reached with a keyed context; a constant hash is still correct, only slow */
+    }
+    memcpy(d->memo_in, in, sizeof in);
+    d->memo_hash = srv_ld64(out);
+    d->memo_valid = true;
+    return d->memo_hash;
 }
 
 static bool key_equal(const srv_dd_slot_t *s, const srv_dd_key_t *k, uint64_t h) {
@@ -102,7 +123,17 @@ static int resize(srv_dedup_t *d, uint32_t phys) {
 int srv_dedup_init(srv_dedup_t *d, uint32_t capacity) {
     memset(d, 0, sizeof *d);
     d->capacity = capacity == 0 ? 1u : capacity;
-    return resize(d, d->capacity < DD_MIN_PHYS ? d->capacity : DD_MIN_PHYS);
+    EVP_MAC *mac = EVP_MAC_fetch(NULL, "SIPHASH", NULL);
+    d->mac = mac != NULL ? EVP_MAC_CTX_new(mac) : NULL;
+    EVP_MAC_free(mac); /* the context holds its own reference */
+    const uint8_t zero[16] = {0};
+    if (d->mac == NULL || srv_dedup_set_key(d, zero) != 0 ||
+        resize(d, d->capacity < DD_MIN_PHYS ? d->capacity : DD_MIN_PHYS) != 0) {
+        EVP_MAC_CTX_free(d->mac);
+        d->mac = NULL;
+        return -1;
+    }
+    return 0;
 }
 
 void srv_dedup_free(srv_dedup_t *d) {
@@ -112,6 +143,7 @@ void srv_dedup_free(srv_dedup_t *d) {
     free(d->ring);
     free(d->index);
     free(d->ghosts);
+    EVP_MAC_CTX_free(d->mac); /* cleanses the key */
     memset(d, 0, sizeof *d);
 }
 
@@ -123,6 +155,7 @@ void srv_dedup_clear(srv_dedup_t *d) {
     memset(d->ghosts, 0, ((size_t)d->index_mask + 1) * sizeof *d->ghosts);
     d->head = 0;
     d->count = 0;
+    d->degraded_until_ms = 0;
 }
 
 void srv_dedup_kill(srv_dedup_t *d, srv_dd_slot_t *s) {
@@ -132,12 +165,22 @@ void srv_dedup_kill(srv_dedup_t *d, srv_dd_slot_t *s) {
     }
 }
 
+int srv_dedup_set_key(srv_dedup_t *d, const uint8_t key[16]) {
+    if (d->count > 0) {
+        return -1;
+    }
+    d->memo_valid = false;
+    size_t size = 8;
+    OSSL_PARAM params[] = {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size), OSSL_PARAM_construct_end()};
+    return EVP_MAC_init(d->mac, key, 16, params) == 1 ? 0 : -1;
+}
+
 srv_dd_slot_t *srv_dedup_lookup(srv_dedup_t *d, const srv_dd_key_t *key, uint64_t now_ms) {
-    uint64_t h = key_hash(key);
+    uint64_t h = key_hash(d, key);
     for (uint32_t i = (uint32_t)h & d->index_mask; d->index[i] != 0; i = (i + 1) & d->index_mask) {
         srv_dd_slot_t *s = &d->ring[d->index[i] - 1];
         if (key_equal(s, key, h)) {
-            if (now_ms >= s->expiry_ms) {
+            if (now_ms >= s->keep_until_ms) {
                 srv_dedup_kill(d, s);
                 return NULL;
             }
@@ -148,7 +191,7 @@ srv_dd_slot_t *srv_dedup_lookup(srv_dedup_t *d, const srv_dd_key_t *key, uint64_
 }
 
 bool srv_dedup_ghost_hit(srv_dedup_t *d, const srv_dd_key_t *key, uint64_t now_ms) {
-    uint64_t fp = key_hash(key);
+    uint64_t fp = key_hash(d, key);
     srv_dd_ghost_t *g = &d->ghosts[fp & d->index_mask];
     if (g->expiry_ms == 0 || g->fp != fp) {
         return false;
@@ -165,6 +208,10 @@ static void pop_head(srv_dedup_t *d, uint64_t now_ms) {
     if (s->live) {
         if (now_ms < s->expiry_ms) {
             d->evicted++;
+            d->evicted_key_id = s->key_id;
+            if (s->expiry_ms > d->degraded_until_ms) {
+                d->degraded_until_ms = s->expiry_ms;
+            }
             srv_dd_ghost_t *g = &d->ghosts[s->hash & d->index_mask];
             g->fp = s->hash;
             g->expiry_ms = s->expiry_ms;
@@ -175,9 +222,10 @@ static void pop_head(srv_dedup_t *d, uint64_t now_ms) {
     d->count--;
 }
 
-/* Reclaim head slots that are killed or expired: they cost no eviction. */
+/* Reclaim head slots that are killed or past their retention: they cost no
+ * eviction. */
 static void reclaim(srv_dedup_t *d, uint64_t now_ms) {
-    while (d->count > 0 && (!d->ring[d->head].live || now_ms >= d->ring[d->head].expiry_ms)) {
+    while (d->count > 0 && (!d->ring[d->head].live || now_ms >= d->ring[d->head].keep_until_ms)) {
         pop_head(d, now_ms);
     }
 }
@@ -205,7 +253,7 @@ static int store_bytes(srv_dd_slot_t *s, const uint8_t *resp, size_t len) {
     return 0;
 }
 
-int srv_dedup_insert(srv_dedup_t *d, const srv_dd_key_t *key, uint64_t now_ms, uint32_t ttl_ms,
+int srv_dedup_insert(srv_dedup_t *d, const srv_dd_key_t *key, uint64_t now_ms, uint32_t ttl_ms, uint64_t keep_until_ms,
                      const uint8_t *resp, size_t len, bool allowed) {
     if (len > SRV_MAX_DATAGRAM) {
         return -1;
@@ -229,10 +277,11 @@ int srv_dedup_insert(srv_dedup_t *d, const srv_dd_key_t *key, uint64_t now_ms, u
     memcpy(s->unique_id, key->unique_id, 16);
     s->pdu_type = key->pdu_type;
     s->tenant_mgmt_flag = key->tenant_mgmt_flag;
-    s->hash = key_hash(key);
+    s->hash = key_hash(d, key);
     s->inserted_ms = now_ms;
     s->ttl_ms = ttl_ms;
     s->expiry_ms = now_ms + ttl_ms;
+    s->keep_until_ms = keep_until_ms > s->expiry_ms ? keep_until_ms : s->expiry_ms;
     s->live = 1;
     s->allowed = allowed ? 1u : 0u;
     d->count++;

@@ -14,9 +14,46 @@ typedef struct {
     uint32_t tokens_granted;
 } reply_t;
 
-static bool stale(uint64_t now_ms, uint64_t time_stamp, uint32_t freshness_ms) {
-    uint64_t age = now_ms > time_stamp ? now_ms - time_stamp : time_stamp - now_ms;
-    return freshness_ms != 0 && age > freshness_ms;
+sim_server_verdict_t srv_check_fresh(sim_server_t *s, const srv_frame_t *f, uint64_t now_ms) {
+    uint64_t age = now_ms > f->time_stamp ? now_ms - f->time_stamp : f->time_stamp - now_ms;
+    if (s->params.freshness_ms != 0 && age > s->params.freshness_ms) {
+        return SRV_DROP(s, SIM_SRV_DROP_STALE, .where = "tenant TLV", .field = "time_stamp", .got = f->time_stamp,
+                        .rel = "server time", .want = now_ms, .note = "differs by more than freshness_ms");
+    }
+    return SIM_SRV_ANSWERED;
+}
+
+uint64_t srv_dedup_keep_until(const sim_server_t *s, const srv_frame_t *f) {
+    return s->params.freshness_ms == 0 ? 0 : f->time_stamp + s->params.freshness_ms + 1u;
+}
+
+uint16_t srv_degraded_reason(const sim_server_t *s, uint64_t now_ms) {
+    if (s->dedup_loss_p > 0.0) {
+        return SRV_DEGRADED_DEDUP_LOSS;
+    }
+    return now_ms < s->dedup.degraded_until_ms ? SRV_DEGRADED_DEDUP_EVICTION : 0;
+}
+
+void srv_dedup_cached(sim_server_t *s, const srv_dd_key_t *key, uint64_t now_ms, uint32_t ttl_ms,
+                      uint64_t keep_until_ms, size_t len, bool allowed) {
+    bool healthy = srv_degraded_reason(s, now_ms) == 0;
+    uint64_t before = s->dedup.evicted;
+    if (srv_dedup_insert(&s->dedup, key, now_ms, ttl_ms, keep_until_ms, s->resp, len, allowed) == 0 &&
+        s->dedup.count > s->stats.dedup_live_max) {
+        s->stats.dedup_live_max = s->dedup.count;
+    }
+    s->stats.dedup_evicted_capacity = s->dedup.evicted;
+    if (s->dedup.evicted != before && s->result != NULL) {
+        s->result->dedup_evicted += (uint32_t)(s->dedup.evicted - before);
+        s->result->dedup_evicted_key_id = s->dedup.evicted_key_id;
+        s->result->dedup_degraded_began = healthy;
+    }
+}
+
+sim_server_verdict_t srv_dedup_too_late(sim_server_t *s, const srv_dd_slot_t *slot) {
+    return SRV_DROP(s, SIM_SRV_DROP_STALE, .where = slot->tenant_mgmt_flag ? "tenant mutation" : "rate request",
+                    .field = "dedup_ttl_ms", .got = slot->ttl_ms,
+                    .note = "a copy after its accepted dedup window: a replayed capture, not decided again");
 }
 
 /* A keyed draw for one request identity at one instant: what the server draws
@@ -50,18 +87,19 @@ static size_t respond(sim_server_t *s, srv_tenant_t *t, const srv_frame_t *f, sr
     if (srv_auth_seal(t, p, len, f, nonce, s->resp) != 0) {
         return 0;
     }
-    if (srv_dedup_insert(&s->dedup, key, now_ms, ttl_ms, s->resp, len, allowed) == 0 &&
-        s->dedup.count > s->stats.dedup_live_max) {
-        s->stats.dedup_live_max = s->dedup.count;
-    }
-    s->stats.dedup_evicted_capacity = s->dedup.evicted;
+    srv_dedup_cached(s, key, now_ms, ttl_ms, srv_dedup_keep_until(s, f), len, allowed);
     return len;
 }
 
 /* Dedup lookup with degraded-mode loss. Returns the live entry to replay, or
- * NULL to process the request afresh (counting reprocessing). */
-static const srv_dd_slot_t *dedup_check(sim_server_t *s, const srv_dd_key_t *key, uint64_t now_ms) {
+ * NULL to process the request afresh (counting reprocessing); *late is set
+ * when the entry is retained past its window (the copy is refused). */
+static const srv_dd_slot_t *dedup_check(sim_server_t *s, const srv_dd_key_t *key, uint64_t now_ms, bool *late) {
     srv_dd_slot_t *slot = srv_dedup_lookup(&s->dedup, key, now_ms);
+    *late = slot != NULL && now_ms >= slot->expiry_ms;
+    if (*late) {
+        return slot;
+    }
     if (slot != NULL && s->dedup_loss_p > 0.0 && keyed_draw(s, 2, key->unique_id, now_ms) < s->dedup_loss_p) {
         srv_dedup_kill(&s->dedup, slot);
         s->stats.dedup_lost_degraded++;
@@ -93,17 +131,32 @@ static sim_server_verdict_t rate_request(sim_server_t *s, srv_tenant_t *t, const
                         .got = pdu->dedup_ttl_ms, .rel = "max", .want = t->quotas.dedup_ttl_ms_max,
                         .note = "the key's dedup_ttl_ms_max");
     }
-    uint32_t ttl = pdu->dedup_ttl_ms < s->params.dedup_ttl_cap_ms ? pdu->dedup_ttl_ms : s->params.dedup_ttl_cap_ms;
+    /* r-client-ha-design.md 11 item 1: rejected, not clamped, so the window
+     * the client was promised is the one kept. */
+    if (pdu->dedup_ttl_ms > s->params.dedup_ttl_cap_ms) {
+        return SRV_DROP(s, SIM_SRV_DROP_DEDUP_TTL, .where = "rate request", .field = "dedup_ttl_ms",
+                        .got = pdu->dedup_ttl_ms, .rel = "max", .want = s->params.dedup_ttl_cap_ms,
+                        .note = "the listener's dedup_ttl_ms_max");
+    }
+    uint32_t ttl = pdu->dedup_ttl_ms;
     srv_dd_key_t key = {f->key_id, f->unique_id, SRV_PDU_RT, f->tenant_mgmt_flag};
-    const srv_dd_slot_t *hit = dedup_check(s, &key, now_ms);
-    if (hit != NULL) {
+    bool late = false;
+    const srv_dd_slot_t *hit = dedup_check(s, &key, now_ms, &late);
+    if (late) {
+        return srv_dedup_too_late(s, hit);
+    }
+    if (hit != NULL) { /* before the freshness check: a duplicate inside its window is replayed */
         reply->bytes = hit->resp;
         reply->len = hit->resp_len;
         reply->allowed = hit->allowed != 0;
         return SIM_SRV_REPLAYED;
     }
     srv_decision_t d;
-    sim_server_verdict_t v = srv_rate_request(s, t, pdu, now_ms, &d);
+    sim_server_verdict_t v = srv_check_fresh(s, f, now_ms);
+    if (v != SIM_SRV_ANSWERED) {
+        return v;
+    }
+    v = srv_rate_request(s, t, pdu, now_ms, &d);
     if (v != SIM_SRV_ANSWERED) {
         return v;
     }
@@ -175,12 +228,9 @@ static sim_server_verdict_t handle(sim_server_t *s, uint64_t now_ms, const uint8
         return SIM_SRV_DROP_MALFORMED;
     }
     result->is_request = pdu.pdu_type == SRV_PDU_RT;
-    if (stale(now_ms, f.time_stamp, s->params.freshness_ms)) {
-        return SRV_DROP(s, SIM_SRV_DROP_STALE, .where = "tenant TLV", .field = "time_stamp", .got = f.time_stamp,
-                        .rel = "server time", .want = now_ms, .note = "differs by more than freshness_ms");
-    }
     if (pdu.pdu_type == SRV_PDU_LR) {
-        return srv_latency_report(s, t, &pdu, now_ms);
+        sim_server_verdict_t v = srv_check_fresh(s, &f, now_ms);
+        return v != SIM_SRV_ANSWERED ? v : srv_latency_report(s, t, &pdu, now_ms);
     }
     s->st.rate_requests++;
     return rate_request(s, t, &f, &pdu, now_ms, reply);

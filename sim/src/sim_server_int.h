@@ -174,6 +174,29 @@ int srv_tenant_upsert(sim_server_t *s, const r_auth_key_info_t *info, const char
 /* Drop the per-tenant metrics records (restart, removal). */
 void srv_metrics_reset(srv_tenant_t *t);
 
+/* ---- dedup and freshness (sim_server_handle.c) -------------------------------- */
+/* Status Response degraded_reason_code values (project; the spec reserves
+ * non-zero values for degraded reasons, docs/spec-notes.md). */
+#define SRV_DEGRADED_DEDUP_EVICTION 1u /* live entries evicted for capacity, a window not over */
+#define SRV_DEGRADED_DEDUP_LOSS 2u     /* the simulator's degraded mode: entries lost at lookup */
+uint16_t srv_degraded_reason(const sim_server_t *s, uint64_t now_ms);
+
+/* SIM_SRV_ANSWERED when f's time_stamp is within freshness_ms of now, else
+ * the DROP_STALE verdict with its reason. */
+sim_server_verdict_t srv_check_fresh(sim_server_t *s, const srv_frame_t *f, uint64_t now_ms);
+
+/* How long an entry for f stays findable: until its time_stamp is stale
+ * (time_stamp + freshness_ms + 1), or 0 (only the window) with no freshness check. */
+uint64_t srv_dedup_keep_until(const sim_server_t *s, const srv_frame_t *f);
+
+/* Cache the sealed response s->resp[0..len) and account evictions in the
+ * statistics and the current datagram's result. */
+void srv_dedup_cached(sim_server_t *s, const srv_dd_key_t *key, uint64_t now_ms, uint32_t ttl_ms,
+                      uint64_t keep_until_ms, size_t len, bool allowed);
+
+/* The DROP_STALE verdict of a copy found past its window (slot retained). */
+sim_server_verdict_t srv_dedup_too_late(sim_server_t *s, const srv_dd_slot_t *slot);
+
 /* ---- administrative channel (sim_server_admin.c) ---------------------------- */
 /* A datagram with tenant_mgmt_flag = 1, framed as f. Returns the verdict;
  * on ADMIN_ANSWERED/ADMIN_REPLAYED the reply and reply_len outputs point at the sealed

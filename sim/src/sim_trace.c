@@ -22,6 +22,7 @@ const char *const sim_trace_metric_names[] = {
     "overconsumed_tokens", "overconsumed_windows", "datagrams_sent", "datagrams_lost", "queue_drops",
     "down_drops", "replays_sent",
     "completion_sends", "duplicate_deliveries", "reprocessed", "dedup_utilization", "dedup_hit_age",
+    "dedup_evicted", "dedup_lost",
     "late_responses", "invalid_datagrams", "invalid_protocol", "invalid_auth", "invalid_other",
     "untrusted_responses", "injected_datagrams", "contradictory", "convergence_ms", "steering_requests",
     "steering_latency_ms", "dns_queries", "dns_failures", "reports_sent", NULL};

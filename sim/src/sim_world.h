@@ -37,6 +37,8 @@ typedef struct {
     uint64_t reprocessed;             /* same unique_id decided afresh twice by one server (dedup lost) */
     double dedup_utilization;         /* peak live dedup entries / capacity, max over servers */
     double dedup_hit_age;             /* mean age of a dedup hit as a fraction of its TTL */
+    uint64_t dedup_evicted;           /* live dedup entries evicted for capacity, all servers (degraded) */
+    uint64_t dedup_lost;              /* live dedup entries lost at lookup in degraded mode, all servers */
     /* responses seen by clients */
     uint64_t late_responses;          /* trusted responses for requests already completed */
     uint64_t invalid_datagrams;       /* r_client_on_datagram returned an error (every class) */

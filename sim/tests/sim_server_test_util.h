@@ -291,6 +291,19 @@ static inline sim_server_verdict_t tu_send_report(tu_fix_t *f, uint64_t now, uin
     return v;
 }
 
+/* A request (#n, composed at ts with the fixture's dedup_ttl_ms, resource r)
+ * encoded once, so a duplicate is the very same datagram. */
+typedef struct {
+    uint8_t buf[1200];
+    size_t len;
+    uint8_t uid[16];
+} tu_req_t;
+
+static inline void tu_make_req(tu_fix_t *f, tu_req_t *q, uint32_t n, uint64_t ts, const r_resource_request_t *r) {
+    tu_uid(q->uid, n);
+    q->len = tu_request(&f->k, q->buf, q->uid, ts, f->ttl, NULL, 0, r, 1, NULL);
+}
+
 /* Send resource r (1 block) as request #n and return its actual_rate; the
  * verdict must be ANSWERED. *deficit (may be NULL) receives the deficit. */
 static inline uint32_t tu_take(tu_fix_t *f, uint64_t now, uint32_t n, const r_resource_request_t *r,

@@ -190,7 +190,7 @@ static void test_dedup_matches_model_under_churn(void **state) {
         uint8_t resp[64];
         memset(resp, (int)k, sizeof resp);
         uint32_t ttl = 1 + (uint32_t)sim_rng_below(&rng, 60);
-        assert_int_equal(srv_dedup_insert(&d, &key, now, ttl, resp, 1 + k % 50, true), 0);
+        assert_int_equal(srv_dedup_insert(&d, &key, now, ttl, 0, resp, 1 + k % 50, true), 0);
         d_model_insert(&m, k, now, now + ttl);
         assert_int_equal(d.count, m.tail - m.head);
         assert_int_equal(d.evicted, m.evicted);
