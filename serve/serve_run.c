@@ -582,7 +582,27 @@ static void timers(serve_t *s, uint64_t now) {
     }
 }
 
-static const char *loop(serve_t *s, const sigset_t *wait_mask) {
+/* Take the signals of `set` that are pending (blocked outside ppoll()).
+ * ppoll() delivers a signal only when it would sleep: while a socket stays
+ * readable it returns at once with the signal still pending, so the loop asks
+ * for it after every batch instead (docs/serve.md "Stop it"). */
+static void take_signals(const sigset_t *set) {
+    const struct timespec zero = {0, 0};
+    int sig;
+    while ((sig = sigtimedwait(set, NULL, &zero)) > 0) {
+        if (sig == SIGHUP) {
+            hup_pending = 1;
+        } else {
+            stop_signal = sig;
+        }
+    }
+}
+
+static const char *stop_name(void) {
+    return stop_signal == SIGINT ? "SIGINT" : "SIGTERM";
+}
+
+static const char *loop(serve_t *s, const sigset_t *wait_mask, const sigset_t *signals) {
     struct pollfd pfd[SERVE_MAX_SERVERS * SERVE_MAX_LISTEN];
     size_t who[SERVE_MAX_SERVERS * SERVE_MAX_LISTEN][2];
     size_t n = 0;
@@ -598,7 +618,7 @@ static const char *loop(serve_t *s, const sigset_t *wait_mask) {
         uint64_t now = clock_ms(CLOCK_MONOTONIC);
         timers(s, now);
         if (stop_signal != 0) {
-            return stop_signal == SIGINT ? "SIGINT" : "SIGTERM";
+            return stop_name();
         }
         if (s->c->duration_s > 0 && now >= s->t0_mono + (uint64_t)(s->c->duration_s * 1000.0)) {
             return "duration";
@@ -609,7 +629,13 @@ static const char *loop(serve_t *s, const sigset_t *wait_mask) {
         if (rc < 0 && errno != EINTR) {
             return "poll error";
         }
+        /* A signal is acted on before the next batch: at most one batch
+         * (BATCH datagrams of one socket) is handled after it arrives. */
         for (size_t k = 0; rc > 0 && k < n; k++) {
+            take_signals(signals);
+            if (stop_signal != 0) {
+                return stop_name();
+            }
             if (pfd[k].revents & (POLLIN | POLLERR)) {
                 drain(s, who[k][0], who[k][1]);
             }
@@ -685,7 +711,7 @@ int serve_run(const serve_conf_t *c, FILE *out, char *err) {
     fprintf(out, "serve: ready, %zu server(s), %zu tenant(s)%s\n", s.n_inst, c->n_tenants,
             c->has_admin_secret ? ", admin channel on" : "");
     fflush(out);
-    const char *why = loop(&s, &old);
+    const char *why = loop(&s, &old, &block);
     summary(&s, why);
     sigaction(SIGINT, &prev[0], NULL);
     sigaction(SIGTERM, &prev[1], NULL);
