@@ -243,20 +243,34 @@ int serve_conf_add_server_spec(serve_conf_t *c, const char *spec, char *err) {
     if (strlen(spec) >= sizeof buf) {
         return fail(err, "server spec longer than %zu bytes", sizeof buf - 1);
     }
+    if (spec[0] == '\0') {
+        return fail(err, "empty server spec (want key=value,...; e.g. port=0)");
+    }
     strcpy(buf, spec);
-    for (char *item = buf, *next = NULL; item != NULL && *item != '\0'; item = next) {
+    const char *seen[sizeof server_keys / sizeof server_keys[0]];
+    size_t n_seen = 0;
+    for (char *item = buf, *next = NULL; item != NULL; item = next) {
         next = strchr(item, ',');
         if (next != NULL) {
             *next++ = '\0';
+        }
+        if (*item == '\0') {
+            return fail(err, "empty item in '%s' (want key=value between commas)", spec);
         }
         char *eq = strchr(item, '=');
         if (eq == NULL) {
             return fail(err, "'%s' is not key=value", item);
         }
         *eq = '\0';
+        for (size_t k = 0; k < n_seen; k++) {
+            if (strcmp(seen[k], item) == 0) {
+                return fail(err, "%s: given twice in one server spec", item);
+            }
+        }
         if (serve_server_set(&s, item, eq + 1, err) != 0) {
             return -1;
         }
+        seen[n_seen++] = item; /* a known key (else refused above): at most one entry per key */
     }
     c->servers[c->n_servers++] = s;
     return 0;

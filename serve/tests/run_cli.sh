@@ -48,6 +48,12 @@ expect "bind failure" 1 err "cannot bind UDP 192.0.2.1 port 0:" -- serve --tenan
 expect "good config" 0 out "server 0: server_id 264543142129721 port " -- serve --config "$data/good.json"
 expect "good config: second server from start/listener/node" 0 out "server 1: server_id 264543142182924 port " -- serve --config "$data/good.json"
 expect "good config: stops after its duration" 0 out "serve: stopped (duration) after" -- serve --config "$data/good.json"
+# issue 20 item 12: one rule for the command line and the config file.
+expect "server key twice" 2 err "--server 'port=0,port=1': port: given twice in one server spec" -- serve --tenant $k --server port=0,port=1
+expect "empty server spec" 2 err "--server '': empty server spec (want key=value,...; e.g. port=0)" -- serve --tenant $k --server ""
+expect "empty server item" 2 err "--server 'port=0,': empty item in 'port=0,'" -- serve --tenant $k --server port=0,
+expect "rate cap 1e3" 2 err "--rate-cap: bad value '1e3' (want datagrams per second, 1..10000000)" -- serve --tenant $k --rate-cap 1e3
+expect "config rate_cap 1e3" 2 err "--config: $data/real_rate_cap.json: rate_cap: --rate-cap: bad value '1000.0'" -- serve --config "$data/real_rate_cap.json"
 
 echo "serve cli: $((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]
