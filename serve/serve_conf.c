@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <openssl/crypto.h>
 
@@ -153,7 +154,6 @@ static bool parse_steer(const char *text, sim_steer_mode_t *mode, double *p) {
 
 void serve_server_defaults(serve_server_conf_t *s) {
     memset(s, 0, sizeof *s);
-    s->node_id = 1;
     s->freshness_ms = 5000;
     s->steer = SIM_STEER_KEEP;
 }
@@ -202,7 +202,7 @@ static bool set_key(serve_server_conf_t *s, key_t_ key, const char *v) {
     case K_START: return parse_u64(v, UINT64_MAX, &u) && u >= R_CLIENT_SERVER_EPOCH_S && (s->start_s = u, true);
     case K_LISTENER:
         return parse_u64(v, 255, &u) && (s->listener_id = (uint8_t)u, s->has_listener = true, true);
-    case K_NODE: return parse_u64(v, 32767, &u) && (s->node_id = (uint16_t)u, true);
+    case K_NODE: return parse_u64(v, 32767, &u) && (s->node_id = (uint16_t)u, s->has_node = true, true);
     case K_DROP: return parse_real(v, 0.0, 1.0, &s->drop);
     case K_DROP_REPLY: return parse_real(v, 0.0, 1.0, &s->drop_reply);
     case K_INJECT: return parse_real(v, 0.0, 1.0, &s->inject);
@@ -440,6 +440,12 @@ int serve_conf_finish(serve_conf_t *c, char *err) {
         serve_server_conf_t *s = &c->servers[i];
         if (!s->has_listener) {
             s->listener_id = (uint8_t)i;
+        }
+        if (!s->has_node) {
+            /* node_id is 15 bits (wire_protocol.md "Structured server_id
+             * Format"): the process id tells apart the serve processes of a
+             * host started in the same second. */
+            s->node_id = (uint16_t)(getpid() % 32768);
         }
         uint64_t id = 0;
         if (s->has_id) {

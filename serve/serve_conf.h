@@ -39,7 +39,8 @@ typedef struct {
     uint64_t start_s;            /* server_start_s; 0 = the wall clock at start */
     bool has_listener;
     uint8_t listener_id;         /* default: the instance's index */
-    uint16_t node_id;            /* default 1 */
+    bool has_node;
+    uint16_t node_id;            /* default: the process id modulo 32768 (serve_conf_finish) */
     double drop;                 /* probability a received datagram is lost before the model */
     double drop_reply;           /* probability a reply is lost after the model decided */
     double inject;               /* probability an invalid datagram precedes a reply */
@@ -114,7 +115,10 @@ int serve_conf_load_json(serve_conf_t *c, const char *path, char *err);
  * then come by Tenant Mutation), --dns-name when zone records are asked for
  * and there is no tenant, one server when none was given, no two
  * servers on one fixed port, an explicit server_id or start valid for
- * wire_protocol.md "Structured server_id Format". Returns 0 or -1 with err. */
+ * wire_protocol.md "Structured server_id Format". Defaults: listener = the
+ * server's index, node = getpid() % 32768 (processes running at once on one
+ * host differ, so servers they start in the same second get distinct
+ * server_ids). Returns 0 or -1 with err. */
 int serve_conf_finish(serve_conf_t *c, char *err);
 
 #endif /* SERVE_CONF_H */

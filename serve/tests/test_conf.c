@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -55,7 +56,7 @@ static void test_defaults(void **state) {
     serve_server_conf_t s;
     serve_server_defaults(&s);
     assert_int_equal(s.port, 0);
-    assert_int_equal(s.node_id, 1);
+    assert_false(s.has_node); /* set by serve_conf_finish */
     assert_int_equal(s.freshness_ms, 5000);
     assert_int_equal(s.delay.kind, SERVE_DELAY_NONE);
     assert_int_equal(s.steer, SIM_STEER_KEEP);
@@ -239,6 +240,25 @@ static void test_json_errors(void **state) {
     expect_json_error("unknown.json", ": colour: unknown member");
 }
 
+/* project (issue 20 item 11): two serve processes started in the same second
+ * must not share a server_id (wire_protocol.md "Structured server_id
+ * Format": two live servers MUST NOT share (server_start_s, listener_id,
+ * node_id)); node defaults to the process id modulo 32768, which differs
+ * between processes running at once on one host; a given node is kept. */
+static void test_default_node_from_process(void **state) {
+    (void)state;
+    serve_conf_t c;
+    serve_conf_init(&c);
+    char err[SERVE_ERR_LEN];
+    assert_int_equal(serve_conf_set(&c, "tenant", KEY, err), 0);
+    assert_int_equal(serve_conf_add_server_spec(&c, "port=0", err), 0);
+    assert_int_equal(serve_conf_add_server_spec(&c, "node=5", err), 0);
+    assert_int_equal(serve_conf_finish(&c, err), 0);
+    assert_int_equal(c.servers[0].node_id, (uint16_t)(getpid() % 32768));
+    assert_int_equal(c.servers[1].node_id, 5);
+    serve_conf_free(&c);
+}
+
 /* project (issue 20 item 12): a key given twice in one --server spec is
  * refused, naming the key; nothing is added. */
 static void test_spec_key_twice(void **state) {
@@ -300,6 +320,7 @@ int main(void) {
         cmocka_unit_test(test_global_options),        cmocka_unit_test(test_finish),
         cmocka_unit_test(test_finish_default_server), cmocka_unit_test(test_admin_options),  cmocka_unit_test(test_json_good),
         cmocka_unit_test(test_json_errors),
+        cmocka_unit_test(test_default_node_from_process),
         cmocka_unit_test(test_spec_key_twice),
         cmocka_unit_test(test_spec_empty),
         cmocka_unit_test(test_real_for_integer_refused_everywhere),
