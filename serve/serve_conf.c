@@ -282,6 +282,7 @@ void serve_conf_init(serve_conf_t *c) {
     c->memory_cap_mb = 256;
     c->memory_budget_mb = 1024;
     c->max_pending = 4096;
+    c->log_max_bytes = UINT64_C(1) << 30;
 }
 
 static void free_secret(char *s) {
@@ -357,6 +358,14 @@ int serve_conf_set(serve_conf_t *c, const char *name, const char *value, char *e
     if (strcmp(name, "log") == 0) {
         return set_string(&c->log_path, value, err, name);
     }
+    if (strcmp(name, "log-max-bytes") == 0) {
+        if (!parse_u64(value, UINT64_C(1) << 50, &u) || (u != 0 && u < 4096)) {
+            return fail(err, "--log-max-bytes: bad value '%s' (want bytes, 4096..2^50, or 0 = no limit)", value);
+        }
+        c->log_max_bytes = u;
+        c->has_log_max_bytes = true;
+        return 0;
+    }
     if (strcmp(name, "zone") == 0) {
         return set_string(&c->zone_path, value, err, name);
     }
@@ -431,6 +440,9 @@ int serve_conf_finish(serve_conf_t *c, char *err) {
     }
     if (c->n_tenants == 0 && c->dns_name == NULL && (c->zone_path != NULL || c->dnsmasq_path != NULL)) {
         return fail(err, "--zone/--dnsmasq without a tenant: give --dns-name NAME");
+    }
+    if (c->has_log_max_bytes && (c->log_path == NULL || strcmp(c->log_path, "-") == 0)) {
+        return fail(err, "--log-max-bytes: needs --log FILE (the log on stdout is not rotated)");
     }
     if (c->n_servers == 0) {
         serve_server_defaults(&c->servers[0]);

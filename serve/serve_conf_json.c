@@ -116,6 +116,7 @@ static const struct {
 } scalar_members[] = {
     {"log", "log"},           {"zone", "zone"},           {"dnsmasq", "dnsmasq"},
     {"dns_name", "dns-name"}, {"rate_cap", "rate-cap"},   {"memory_cap_mb", "memory-cap"},
+    {"log_max_bytes", "log-max-bytes"},
     {"max_pending", "max-pending"}, {"seed", "seed"},     {"duration", "duration"},
     {"memory_budget_mb", "memory-budget"}, {"admin_secret", "admin-secret"},
 };

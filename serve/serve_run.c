@@ -535,6 +535,13 @@ static void summary(serve_t *s, const char *why) {
     }
     fputs("total: ", s->out);
     print_counts(s->out, &total);
+    if (s->log.rotations > 0) {
+        fprintf(s->out, "log: rotated %" PRIu64 " time(s) at --log-max-bytes %" PRIu64 "\n", s->log.rotations,
+                s->log.max_bytes);
+    }
+    if (s->log.rotate_errno != 0) {
+        fprintf(s->out, "log: rotation failed (%s): logging stopped\n", strerror(s->log.rotate_errno));
+    }
     fflush(s->out);
 }
 
@@ -672,7 +679,7 @@ int serve_run(const serve_conf_t *c, FILE *out, char *err) {
     int rc = 0;
     if (s.inst == NULL || s.rx == NULL || s.tx == NULL || serve_queue_init(&s.queue, pending > 0 ? pending : 1) != 0) {
         rc = fail(err, "out of memory");
-    } else if (c->log_path != NULL && serve_log_open(&s.log, c->log_path) != 0) {
+    } else if (c->log_path != NULL && serve_log_open(&s.log, c->log_path, c->log_max_bytes) != 0) {
         rc = fail(err, "--log %s: %s", c->log_path, strerror(errno));
     }
     rc = rc == 0 ? make_instances(&s, err) : rc;

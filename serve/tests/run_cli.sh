@@ -55,6 +55,11 @@ expect "empty server item" 2 err "--server 'port=0,': empty item in 'port=0,'" -
 expect "rate cap 1e3" 2 err "--rate-cap: bad value '1e3' (want datagrams per second, 1..10000000)" -- serve --tenant $k --rate-cap 1e3
 expect "config rate_cap 1e3" 2 err "--config: $data/real_rate_cap.json: rate_cap: --rate-cap: bad value '1000.0'" -- serve --config "$data/real_rate_cap.json"
 
+# issue 20 item 9: --log-max-bytes.
+expect "log max bytes below 4096" 2 err "--log-max-bytes: bad value '100' (want bytes, 4096..2^50, or 0 = no limit)" -- serve --tenant $k --log "$tmp/l.log" --log-max-bytes 100
+expect "log max bytes on stdout" 2 err "--log-max-bytes: needs --log FILE (the log on stdout is not rotated)" -- serve --tenant $k --log - --log-max-bytes 8192
+expect "log max bytes without a log" 2 err "--log-max-bytes: needs --log FILE" -- serve --tenant $k --log-max-bytes 8192
+
 # issue 20 item 11: three serve processes started at once (in the same second,
 # as a rule) get three server_ids (node = process id modulo 32768).
 for i in 1 2 3; do
