@@ -104,55 +104,63 @@ static void log_lines(serve_log_t *l, size_t n) {
     }
 }
 
+/* A scratch directory with the log's path and its rotated names. */
+typedef struct {
+    char dir[32], path[128], old[140], older[140];
+} tmp_log_t;
+
+static void tmp_log_make(tmp_log_t *t) {
+    snprintf(t->dir, sizeof t->dir, "/tmp/serve_test_log_XXXXXX");
+    assert_non_null(mkdtemp(t->dir));
+    snprintf(t->path, sizeof t->path, "%s/serve.log", t->dir);
+    snprintf(t->old, sizeof t->old, "%s.1", t->path);
+    snprintf(t->older, sizeof t->older, "%s.2", t->path);
+}
+
+static void tmp_log_remove(const tmp_log_t *t) {
+    unlink(t->path);
+    unlink(t->old);
+    rmdir(t->dir);
+}
+
 /* The file is renamed FILE.1 (replacing an older one) after the line that
  * takes it to max_bytes or more, and a new FILE is begun: at most two files,
  * each under max_bytes plus one line, no line split. */
 static void test_rotation_bounds_the_files(void **state) {
     (void)state;
-    char dir[] = "/tmp/serve_test_log_XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char path[128], old[140], older[140];
-    snprintf(path, sizeof path, "%s/serve.log", dir);
-    snprintf(old, sizeof old, "%s.1", path);
-    snprintf(older, sizeof older, "%s.2", path);
+    tmp_log_t t;
+    tmp_log_make(&t);
     serve_log_t l;
-    memset(&l, 0, sizeof l);
-    assert_int_equal(serve_log_open(&l, path, 1000), 0);
+    assert_int_equal(serve_log_open(&l, t.path, 1000), 0);
     log_lines(&l, 1);
     size_t line_bytes = 0;
-    assert_int_equal(count_lines(path, &line_bytes), 1); /* every line the same length */
+    assert_int_equal(count_lines(t.path, &line_bytes), 1); /* every line the same length */
     size_t per_file = (1000 + line_bytes - 1) / line_bytes; /* lines until the file holds >= 1000 bytes */
     log_lines(&l, 2 * per_file + 2); /* two rotations, then 3 lines in the new file */
+    uint64_t rotations = l.rotations;
     serve_log_close(&l);
+    assert_int_equal(rotations, 2);
     size_t bytes = 0;
-    assert_int_equal(count_lines(path, &bytes), 3);
-    assert_int_equal(count_lines(old, &bytes), per_file);
+    assert_int_equal(count_lines(t.path, &bytes), 3);
+    assert_int_equal(count_lines(t.old, &bytes), per_file);
     assert_true(bytes >= 1000 && bytes < 1000 + line_bytes);
-    assert_int_equal(count_lines(older, &bytes), SIZE_MAX); /* no third file */
-    assert_int_equal(l.rotations, 2);
-    unlink(path);
-    unlink(old);
-    rmdir(dir);
+    assert_int_equal(count_lines(t.older, &bytes), SIZE_MAX); /* no third file */
+    tmp_log_remove(&t);
 }
 
 /* max_bytes 0 (--log-max-bytes 0): no limit, no rotation. */
 static void test_no_limit_no_rotation(void **state) {
     (void)state;
-    char dir[] = "/tmp/serve_test_log_XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char path[128], old[140];
-    snprintf(path, sizeof path, "%s/serve.log", dir);
-    snprintf(old, sizeof old, "%s.1", path);
+    tmp_log_t t;
+    tmp_log_make(&t);
     serve_log_t l;
-    memset(&l, 0, sizeof l);
-    assert_int_equal(serve_log_open(&l, path, 0), 0);
+    assert_int_equal(serve_log_open(&l, t.path, 0), 0);
     log_lines(&l, 50);
     serve_log_close(&l);
     size_t bytes = 0;
-    assert_int_equal(count_lines(path, &bytes), 50);
-    assert_int_equal(count_lines(old, &bytes), SIZE_MAX);
-    unlink(path);
-    rmdir(dir);
+    assert_int_equal(count_lines(t.path, &bytes), 50);
+    assert_int_equal(count_lines(t.old, &bytes), SIZE_MAX);
+    tmp_log_remove(&t);
 }
 
 int main(void) {
