@@ -9,7 +9,9 @@
  * reply). Work is bounded: at most BATCH datagrams per socket per wakeup,
  * --rate-cap datagrams per second handled, a reply queue of fixed size and
  * dedup caches sized from --memory-cap; nothing a datagram carries can make
- * the loop allocate. */
+ * the loop allocate. Signals are taken before every batch (and every BATCH
+ * due delayed replies), so SIGINT, SIGTERM and SIGHUP act at once under any
+ * load. */
 #define _GNU_SOURCE
 #include "serve.h"
 
