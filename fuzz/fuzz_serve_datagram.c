@@ -81,7 +81,7 @@ static void handle(world_t *w, const uint8_t *d, size_t len) {
     size_t buf_len = 0;
     FILE *f = open_memstream(&buf, &buf_len);
     FUZZ_CHECK(f != NULL);
-    serve_log_t log = {f, false, f};
+    serve_log_t log = {.f = f, .owned = false, .alert = f};
     serve_log_in_t e = {0};
     e.wall_ms = 1234;
     e.server = 3;

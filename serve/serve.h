@@ -12,7 +12,8 @@
 
 /* Run the servers of c (checked by serve_conf_finish) until SIGINT or
  * SIGTERM, or --duration. SIGHUP restarts every server (new server_id, state
- * lost). On stdout-like `out`: one line per server once bound ("server 0:
+ * lost). A signal is taken before the next receive batch, also while the
+ * sockets stay readable. On stdout-like `out`: one line per server once bound ("server 0:
  * server_id N port P listen ADDR..."), "serve: ready ...", a line per restart,
  * and at the end the summary (counts per verdict and per server).
  * Returns 0 after a clean stop, or 1 with err set (cannot bind, cannot open

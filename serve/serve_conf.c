@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <openssl/crypto.h>
 
@@ -153,7 +154,6 @@ static bool parse_steer(const char *text, sim_steer_mode_t *mode, double *p) {
 
 void serve_server_defaults(serve_server_conf_t *s) {
     memset(s, 0, sizeof *s);
-    s->node_id = 1;
     s->freshness_ms = 5000;
     s->steer = SIM_STEER_KEEP;
 }
@@ -202,7 +202,7 @@ static bool set_key(serve_server_conf_t *s, key_t_ key, const char *v) {
     case K_START: return parse_u64(v, UINT64_MAX, &u) && u >= R_CLIENT_SERVER_EPOCH_S && (s->start_s = u, true);
     case K_LISTENER:
         return parse_u64(v, 255, &u) && (s->listener_id = (uint8_t)u, s->has_listener = true, true);
-    case K_NODE: return parse_u64(v, 32767, &u) && (s->node_id = (uint16_t)u, true);
+    case K_NODE: return parse_u64(v, 32767, &u) && (s->node_id = (uint16_t)u, s->has_node = true, true);
     case K_DROP: return parse_real(v, 0.0, 1.0, &s->drop);
     case K_DROP_REPLY: return parse_real(v, 0.0, 1.0, &s->drop_reply);
     case K_INJECT: return parse_real(v, 0.0, 1.0, &s->inject);
@@ -243,20 +243,34 @@ int serve_conf_add_server_spec(serve_conf_t *c, const char *spec, char *err) {
     if (strlen(spec) >= sizeof buf) {
         return fail(err, "server spec longer than %zu bytes", sizeof buf - 1);
     }
+    if (spec[0] == '\0') {
+        return fail(err, "empty server spec (want key=value,...; e.g. port=0)");
+    }
     strcpy(buf, spec);
-    for (char *item = buf, *next = NULL; item != NULL && *item != '\0'; item = next) {
+    const char *seen[sizeof server_keys / sizeof server_keys[0]];
+    size_t n_seen = 0;
+    for (char *item = buf, *next = NULL; item != NULL; item = next) {
         next = strchr(item, ',');
         if (next != NULL) {
             *next++ = '\0';
+        }
+        if (*item == '\0') {
+            return fail(err, "empty item in '%s' (want key=value between commas)", spec);
         }
         char *eq = strchr(item, '=');
         if (eq == NULL) {
             return fail(err, "'%s' is not key=value", item);
         }
         *eq = '\0';
+        for (size_t k = 0; k < n_seen; k++) {
+            if (strcmp(seen[k], item) == 0) {
+                return fail(err, "%s: given twice in one server spec", item);
+            }
+        }
         if (serve_server_set(&s, item, eq + 1, err) != 0) {
             return -1;
         }
+        seen[n_seen++] = item; /* a known key (else refused above): at most one entry per key */
     }
     c->servers[c->n_servers++] = s;
     return 0;
@@ -268,6 +282,7 @@ void serve_conf_init(serve_conf_t *c) {
     c->memory_cap_mb = 256;
     c->memory_budget_mb = 1024;
     c->max_pending = 4096;
+    c->log_max_bytes = UINT64_C(1) << 30;
 }
 
 static void free_secret(char *s) {
@@ -342,6 +357,14 @@ int serve_conf_set(serve_conf_t *c, const char *name, const char *value, char *e
     }
     if (strcmp(name, "log") == 0) {
         return set_string(&c->log_path, value, err, name);
+    }
+    if (strcmp(name, "log-max-bytes") == 0) {
+        if (!parse_u64(value, UINT64_C(1) << 50, &u) || (u != 0 && u < 4096)) {
+            return fail(err, "--log-max-bytes: bad value '%s' (want bytes, 4096..2^50, or 0 = no limit)", value);
+        }
+        c->log_max_bytes = u;
+        c->has_log_max_bytes = true;
+        return 0;
     }
     if (strcmp(name, "zone") == 0) {
         return set_string(&c->zone_path, value, err, name);
@@ -418,6 +441,9 @@ int serve_conf_finish(serve_conf_t *c, char *err) {
     if (c->n_tenants == 0 && c->dns_name == NULL && (c->zone_path != NULL || c->dnsmasq_path != NULL)) {
         return fail(err, "--zone/--dnsmasq without a tenant: give --dns-name NAME");
     }
+    if (c->has_log_max_bytes && (c->log_path == NULL || strcmp(c->log_path, "-") == 0)) {
+        return fail(err, "--log-max-bytes: needs --log FILE (the log on stdout is not rotated)");
+    }
     if (c->n_servers == 0) {
         serve_server_defaults(&c->servers[0]);
         c->n_servers = 1;
@@ -426,6 +452,12 @@ int serve_conf_finish(serve_conf_t *c, char *err) {
         serve_server_conf_t *s = &c->servers[i];
         if (!s->has_listener) {
             s->listener_id = (uint8_t)i;
+        }
+        if (!s->has_node) {
+            /* node_id is 15 bits (wire_protocol.md "Structured server_id
+             * Format"): the process id tells apart the serve processes of a
+             * host started in the same second. */
+            s->node_id = (uint16_t)(getpid() % 32768);
         }
         uint64_t id = 0;
         if (s->has_id) {

@@ -39,7 +39,8 @@ typedef struct {
     uint64_t start_s;            /* server_start_s; 0 = the wall clock at start */
     bool has_listener;
     uint8_t listener_id;         /* default: the instance's index */
-    uint16_t node_id;            /* default 1 */
+    bool has_node;
+    uint16_t node_id;            /* default: the process id modulo 32768 (serve_conf_finish) */
     double drop;                 /* probability a received datagram is lost before the model */
     double drop_reply;           /* probability a reply is lost after the model decided */
     double inject;               /* probability an invalid datagram precedes a reply */
@@ -65,6 +66,8 @@ typedef struct {
     char *listen[SERVE_MAX_LISTEN];      /* numeric IPv4/IPv6 addresses, owned */
     size_t n_listen;                     /* 0 = 127.0.0.1 and ::1 */
     char *log_path, *zone_path, *dnsmasq_path, *dns_name; /* owned; NULL = unset */
+    bool has_log_max_bytes;
+    uint64_t log_max_bytes;              /* rotate the log file at this size; 0 = no limit */
     uint32_t rate_cap;                   /* datagrams per second handled, whole process */
     uint32_t memory_cap_mb;              /* bound for dedup caches and the reply queue */
     uint32_t memory_budget_mb;           /* rl_memory_budget_bytes of each server: tenant admission */
@@ -81,7 +84,8 @@ typedef struct {
 __attribute__((format(printf, 2, 3))) void serve_errf(char *err, const char *fmt, ...);
 
 /* Defaults: no servers, no tenants, rate_cap 100000, memory_cap_mb 256,
- * memory_budget_mb 1024, max_pending 4096, no admin secret. */
+ * memory_budget_mb 1024, max_pending 4096, log_max_bytes 1 GiB, no admin
+ * secret. */
 void serve_conf_init(serve_conf_t *c);
 /* Release owned strings (credentials cleansed). */
 void serve_conf_free(serve_conf_t *c);
@@ -98,7 +102,7 @@ int serve_server_set(serve_server_conf_t *s, const char *key, const char *value,
 int serve_conf_add_server_spec(serve_conf_t *c, const char *spec, char *err);
 
 /* Set a process-wide option by its command-line name without dashes
- * ("tenant", "listen", "log", "zone", "dnsmasq", "dns-name", "rate-cap",
+ * ("tenant", "listen", "log", "log-max-bytes", "zone", "dnsmasq", "dns-name", "rate-cap",
  * "memory-cap", "memory-budget", "admin-secret", "max-pending", "seed",
  * "duration"). "tenant" and "listen"
  * append. Returns 0, or -1 with err naming the option and the value. */
@@ -112,9 +116,13 @@ int serve_conf_load_json(serve_conf_t *c, const char *path, char *err);
 /* Final checks and defaults after every source was applied: at least one
  * tenant (each a valid credential) unless an admin secret is given (tenants
  * then come by Tenant Mutation), --dns-name when zone records are asked for
- * and there is no tenant, one server when none was given, no two
+ * and there is no tenant, --log-max-bytes only with a --log file (not
+ * stdout), one server when none was given, no two
  * servers on one fixed port, an explicit server_id or start valid for
- * wire_protocol.md "Structured server_id Format". Returns 0 or -1 with err. */
+ * wire_protocol.md "Structured server_id Format". Defaults: listener = the
+ * server's index, node = getpid() % 32768 (processes running at once on one
+ * host differ, so servers they start in the same second get distinct
+ * server_ids). Returns 0 or -1 with err. */
 int serve_conf_finish(serve_conf_t *c, char *err);
 
 #endif /* SERVE_CONF_H */

@@ -12,7 +12,9 @@
 #include "serve_conf.h"
 
 /* The text of a scalar member: strings as they are, integers in decimal,
- * reals with round-trip precision, booleans as 1/0. false for other kinds. */
+ * reals with round-trip precision and always as reals (1e3 is "1000.0", so
+ * an integer option refuses it here as on the command line), booleans as
+ * 1/0. false for other kinds. */
 static bool scalar_text(const json_t *v, char *buf, size_t cap) {
     if (json_is_string(v)) {
         snprintf(buf, cap, "%s", json_string_value(v));
@@ -23,7 +25,10 @@ static bool scalar_text(const json_t *v, char *buf, size_t cap) {
         return true;
     }
     if (json_is_real(v)) {
-        snprintf(buf, cap, "%.17g", json_real_value(v));
+        int n = snprintf(buf, cap, "%.17g", json_real_value(v));
+        if (n > 0 && (size_t)n + 2 < cap && strpbrk(buf, ".eEni") == NULL) {
+            strcat(buf, ".0");
+        }
         return true;
     }
     if (json_is_boolean(v)) {
@@ -111,6 +116,7 @@ static const struct {
 } scalar_members[] = {
     {"log", "log"},           {"zone", "zone"},           {"dnsmasq", "dnsmasq"},
     {"dns_name", "dns-name"}, {"rate_cap", "rate-cap"},   {"memory_cap_mb", "memory-cap"},
+    {"log_max_bytes", "log-max-bytes"},
     {"max_pending", "max-pending"}, {"seed", "seed"},     {"duration", "duration"},
     {"memory_budget_mb", "memory-budget"}, {"admin_secret", "admin-secret"},
 };

@@ -1,16 +1,32 @@
 /* serve_log.c - JSON lines for serve (contract: serve_log.h). Every string
  * written is either static ASCII of this program or escaped by put_string. */
+#define _POSIX_C_SOURCE 200809L
 #include "serve_log.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rl_le.h"
 
-int serve_log_open(serve_log_t *l, const char *path) {
+int serve_log_open(serve_log_t *l, const char *path, uint64_t max_bytes) {
+    memset(l, 0, sizeof *l);
     l->owned = strcmp(path, "-") != 0;
+    if (l->owned && (l->path = strdup(path)) == NULL) {
+        return -1;
+    }
+    l->max_bytes = l->owned ? max_bytes : 0;
     l->f = l->owned ? fopen(path, "a") : stdout;
-    return l->f == NULL ? -1 : 0;
+    if (l->f == NULL) {
+        int e = errno;
+        free(l->path);
+        l->path = NULL;
+        errno = e;
+        return -1;
+    }
+    return 0;
 }
 
 void serve_log_close(serve_log_t *l) {
@@ -20,6 +36,39 @@ void serve_log_close(serve_log_t *l) {
         fflush(l->f);
     }
     l->f = NULL;
+    free(l->path);
+    l->path = NULL;
+}
+
+/* ---- --log-max-bytes ---------------------------------------------------------- */
+
+/* End of a line: flush it, and rotate when the file has reached max_bytes. */
+static void line_done(serve_log_t *l) {
+    fflush(l->f);
+    if (l->max_bytes == 0) {
+        return;
+    }
+    off_t size = lseek(fileno(l->f), 0, SEEK_END); /* append mode: the file's size */
+    if (size < 0 || (uint64_t)size < l->max_bytes) {
+        return;
+    }
+    fclose(l->f);
+    l->f = NULL;
+    size_t n = strlen(l->path) + 3;
+    char *old = malloc(n);
+    if (old == NULL) {
+        l->rotate_errno = ENOMEM;
+        return;
+    }
+    snprintf(old, n, "%s.1", l->path);
+    if (rename(l->path, old) != 0) {
+        l->rotate_errno = errno;
+    } else if ((l->f = fopen(l->path, "a")) == NULL) {
+        l->rotate_errno = errno;
+    } else {
+        l->rotations++;
+    }
+    free(old);
 }
 
 static void put_string(FILE *f, const char *key, const char *s) {
@@ -137,7 +186,7 @@ void serve_log_in(serve_log_t *l, const serve_log_in_t *e) {
         put_string(f, "reason", text);
     }
     fputs("}\n", f);
-    fflush(f);
+    line_done(l);
 }
 
 void serve_log_out(serve_log_t *l, const serve_log_out_t *e) {
@@ -161,7 +210,7 @@ void serve_log_out(serve_log_t *l, const serve_log_out_t *e) {
         fputs(",\"lost\":true", f);
     }
     fputs("}\n", f);
-    fflush(f);
+    line_done(l);
 }
 
 void serve_log_restart(serve_log_t *l, uint64_t wall_ms, unsigned server, uint64_t old_id, uint64_t new_id,
@@ -173,7 +222,7 @@ void serve_log_restart(serve_log_t *l, uint64_t wall_ms, unsigned server, uint64
     fprintf(l->f, ",\"event\":\"restart\",\"old_server_id\":%" PRIu64, old_id);
     put_string(l->f, "cause", cause);
     fputs("}\n", l->f);
-    fflush(l->f);
+    line_done(l);
 }
 
 void serve_log_dedup_evicted(serve_log_t *l, const serve_log_evict_t *e) {
@@ -194,5 +243,5 @@ void serve_log_dedup_evicted(serve_log_t *l, const serve_log_evict_t *e) {
             ",\"event\":\"dedup_evicted\",\"level\":\"ERROR\",\"evicted\":%" PRIu32 ",\"evicted_key_id\":\"%" PRIu64
             "\",\"evicted_total\":%" PRIu64 ",\"dedup_capacity\":%" PRIu32 "}\n",
             e->evicted, e->evicted_key_id, e->evicted_total, e->capacity);
-    fflush(l->f);
+    line_done(l);
 }

@@ -16,10 +16,20 @@ typedef struct {
     FILE *f;            /* NULL: logging off */
     bool owned;
     FILE *alert;        /* ERROR text lines (serve_log_dedup_evicted); NULL = stderr */
+    /* --log-max-bytes: rotation of an owned file */
+    char *path;         /* owned copy; NULL for stdout */
+    uint64_t max_bytes; /* 0 = no limit */
+    uint64_t rotations; /* files renamed to PATH.1 so far */
+    int rotate_errno;   /* the rename or reopen that failed (logging is then off), else 0 */
 } serve_log_t;
 
-/* Open path for appending ("-" = stdout). 0 or -1 (errno set). */
-int serve_log_open(serve_log_t *l, const char *path);
+/* Open path for appending ("-" = stdout). max_bytes > 0 (a file only): after
+ * the line that takes the file to max_bytes or more, the file is renamed
+ * PATH.1 (replacing an older PATH.1) and a new PATH is begun, so the log
+ * takes at most 2 x max_bytes plus two lines on disk and no line is split; a
+ * file already over the bound is rotated after its first new line.
+ * 0 or -1 (errno set). */
+int serve_log_open(serve_log_t *l, const char *path, uint64_t max_bytes);
 void serve_log_close(serve_log_t *l);
 
 /* A received datagram. verdict is the model's verdict name, or the serve

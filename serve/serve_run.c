@@ -11,7 +11,9 @@
  * dedup caches sized from --memory-cap. The loop itself allocates nothing per
  * datagram; the model's per-tenant state (buckets, trackers, labels) grows
  * only within each tenant's quotas, whose estimate memory admission counts
- * (docs/serve.md "Memory"). */
+ * (docs/serve.md "Memory"). Signals are taken before every batch (and every
+ * BATCH due delayed replies), so SIGINT, SIGTERM and SIGHUP act at once under
+ * any load. */
 #define _GNU_SOURCE
 #include "serve.h"
 
@@ -93,6 +95,7 @@ typedef struct {
     serve_mem_t mem;            /* host memory readings, shared by every server (one cached snapshot) */
     FILE *out;
     uint64_t t0_mono;
+    sigset_t signals;           /* SIGINT, SIGTERM, SIGHUP: blocked outside ppoll() */
 } serve_t;
 
 static volatile sig_atomic_t stop_signal, hup_pending;
@@ -104,6 +107,26 @@ static void on_stop(int sig) {
 static void on_hup(int sig) {
     (void)sig;
     hup_pending = 1;
+}
+
+/* Take the signals of `set` that are pending (blocked outside ppoll()).
+ * ppoll() delivers a signal only when it would sleep: while a socket stays
+ * readable it returns at once with the signal still pending, so the loop asks
+ * for it after every batch instead (docs/serve.md "Stop it"). */
+static void take_signals(const sigset_t *set) {
+    const struct timespec zero = {0, 0};
+    int sig;
+    while ((sig = sigtimedwait(set, NULL, &zero)) > 0) {
+        if (sig == SIGHUP) {
+            hup_pending = 1;
+        } else {
+            stop_signal = sig;
+        }
+    }
+}
+
+static const char *stop_name(void) {
+    return stop_signal == SIGINT ? "SIGINT" : "SIGTERM";
 }
 
 static uint64_t clock_ms(clockid_t id) {
@@ -328,9 +351,17 @@ static void reply(serve_t *s, size_t i, size_t sock, const struct sockaddr_stora
     }
 }
 
+/* Send the delayed replies that are due; every BATCH of them, a stop signal
+ * ends the flush (the queue may hold --max-pending replies due at once). */
 static void flush_due(serve_t *s, uint64_t now_mono) {
     const serve_pending_t *p;
-    while ((p = serve_queue_peek(&s->queue)) != NULL && p->due_ms <= now_mono) {
+    for (size_t n = 1; (p = serve_queue_peek(&s->queue)) != NULL && p->due_ms <= now_mono; n++) {
+        if (n % BATCH == 0) {
+            take_signals(&s->signals);
+            if (stop_signal != 0) {
+                break;
+            }
+        }
         struct sockaddr_storage peer;
         memset(&peer, 0, sizeof peer);
         memcpy(&peer, p->peer, p->peer_len <= sizeof p->peer ? p->peer_len : sizeof p->peer);
@@ -540,6 +571,13 @@ static void summary(serve_t *s, const char *why) {
     }
     fputs("total: ", s->out);
     print_counts(s->out, &total);
+    if (s->log.rotations > 0) {
+        fprintf(s->out, "log: rotated %" PRIu64 " time(s) at --log-max-bytes %" PRIu64 "\n", s->log.rotations,
+                s->log.max_bytes);
+    }
+    if (s->log.rotate_errno != 0) {
+        fprintf(s->out, "log: rotation failed (%s): logging stopped\n", strerror(s->log.rotate_errno));
+    }
     fflush(s->out);
 }
 
@@ -603,18 +641,26 @@ static const char *loop(serve_t *s, const sigset_t *wait_mask) {
         uint64_t now = clock_ms(CLOCK_MONOTONIC);
         timers(s, now);
         if (stop_signal != 0) {
-            return stop_signal == SIGINT ? "SIGINT" : "SIGTERM";
+            return stop_name();
         }
         if (s->c->duration_s > 0 && now >= s->t0_mono + (uint64_t)(s->c->duration_s * 1000.0)) {
             return "duration";
         }
         int64_t t = next_timeout(s, now);
         struct timespec ts = {t / 1000, (t % 1000) * 1000000};
-        int rc = ppoll(pfd, n, t < 0 ? NULL : &ts, wait_mask); /* signals arrive only in here */
+        /* Handlers run only in here; a signal that stays pending because a
+         * socket is readable is taken by take_signals below. */
+        int rc = ppoll(pfd, n, t < 0 ? NULL : &ts, wait_mask);
         if (rc < 0 && errno != EINTR) {
             return "poll error";
         }
+        /* A signal is acted on before the next batch: at most one batch
+         * (BATCH datagrams of one socket) is handled after it arrives. */
         for (size_t k = 0; rc > 0 && k < n; k++) {
+            take_signals(&s->signals);
+            if (stop_signal != 0) {
+                return stop_name();
+            }
             if (pfd[k].revents & (POLLIN | POLLERR)) {
                 drain(s, who[k][0], who[k][1]);
             }
@@ -651,7 +697,7 @@ int serve_run(const serve_conf_t *c, FILE *out, char *err) {
     int rc = 0;
     if (s.inst == NULL || s.rx == NULL || s.tx == NULL || serve_queue_init(&s.queue, pending > 0 ? pending : 1) != 0) {
         rc = fail(err, "out of memory");
-    } else if (c->log_path != NULL && serve_log_open(&s.log, c->log_path) != 0) {
+    } else if (c->log_path != NULL && serve_log_open(&s.log, c->log_path, c->log_max_bytes) != 0) {
         rc = fail(err, "--log %s: %s", c->log_path, strerror(errno));
     }
     rc = rc == 0 ? make_instances(&s, err) : rc;
@@ -665,12 +711,12 @@ int serve_run(const serve_conf_t *c, FILE *out, char *err) {
     serve_ratecap_init(&s.cap, c->rate_cap, clock_ms(CLOCK_MONOTONIC));
     /* Block the signals except inside ppoll(): none is lost between a check
      * of the flags and the wait. */
-    sigset_t block, old;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigaddset(&block, SIGHUP);
-    sigprocmask(SIG_BLOCK, &block, &old);
+    sigset_t old;
+    sigemptyset(&s.signals);
+    sigaddset(&s.signals, SIGINT);
+    sigaddset(&s.signals, SIGTERM);
+    sigaddset(&s.signals, SIGHUP);
+    sigprocmask(SIG_BLOCK, &s.signals, &old);
     struct sigaction sa_stop = {0}, sa_hup = {0}, prev[3];
     sa_stop.sa_handler = on_stop;
     sa_hup.sa_handler = on_hup;

@@ -36,7 +36,7 @@ expect "seed sign" 2 err "--seed: bad value '-1'" -- serve --tenant $k --seed -1
 expect "duration 0" 2 err "--duration: bad value '0' (want seconds > 0)" -- serve --tenant $k --duration 0
 expect "listen name" 2 err "--listen: 'localhost' is not a numeric IPv4 or IPv6 address" -- serve --tenant $k --listen localhost
 expect "dns name" 2 err "--dns-name: 'a..b' is not a host name" -- serve --tenant $k --dns-name a..b
-expect "same listener and node twice" 2 err "servers 0 and 1: the same server_id (start, listener 3, node 1)" -- serve --tenant $k --server listener=3 --server listener=3
+expect "same listener and node twice" 2 err "servers 0 and 1: the same server_id (start, listener 3, node 1)" -- serve --tenant $k --server listener=3,node=1 --server listener=3,node=1
 expect "same port twice" 2 err "servers 0 and 1: both on port 40000" -- serve --tenant $k --server port=40000 --server port=40000
 expect "same server_id twice" 2 err "servers 0 and 1: the same server_id (start, listener 7, node 12345)" -- serve --tenant $k --server id=264543142129721 --server id=264543142129721
 expect "config missing" 2 err "--config: $tmp/none.json: unable to open" -- serve --config "$tmp/none.json"
@@ -48,6 +48,27 @@ expect "bind failure" 1 err "cannot bind UDP 192.0.2.1 port 0:" -- serve --tenan
 expect "good config" 0 out "server 0: server_id 264543142129721 port " -- serve --config "$data/good.json"
 expect "good config: second server from start/listener/node" 0 out "server 1: server_id 264543142182924 port " -- serve --config "$data/good.json"
 expect "good config: stops after its duration" 0 out "serve: stopped (duration) after" -- serve --config "$data/good.json"
+# issue 20 item 12: one rule for the command line and the config file.
+expect "server key twice" 2 err "--server 'port=0,port=1': port: given twice in one server spec" -- serve --tenant $k --server port=0,port=1
+expect "empty server spec" 2 err "--server '': empty server spec (want key=value,...; e.g. port=0)" -- serve --tenant $k --server ""
+expect "empty server item" 2 err "--server 'port=0,': empty item in 'port=0,'" -- serve --tenant $k --server port=0,
+expect "rate cap 1e3" 2 err "--rate-cap: bad value '1e3' (want datagrams per second, 1..10000000)" -- serve --tenant $k --rate-cap 1e3
+expect "config rate_cap 1e3" 2 err "--config: $data/real_rate_cap.json: rate_cap: --rate-cap: bad value '1000.0'" -- serve --config "$data/real_rate_cap.json"
+
+# issue 20 item 9: --log-max-bytes.
+expect "log max bytes below 4096" 2 err "--log-max-bytes: bad value '100' (want bytes, 4096..2^50, or 0 = no limit)" -- serve --tenant $k --log "$tmp/l.log" --log-max-bytes 100
+expect "log max bytes on stdout" 2 err "--log-max-bytes: needs --log FILE (the log on stdout is not rotated)" -- serve --tenant $k --log - --log-max-bytes 8192
+expect "log max bytes without a log" 2 err "--log-max-bytes: needs --log FILE" -- serve --tenant $k --log-max-bytes 8192
+
+# issue 20 item 11: three serve processes started at once (in the same second,
+# as a rule) get three server_ids (node = process id modulo 32768).
+for i in 1 2 3; do
+    "$bin" serve --tenant $k --listen 127.0.0.1 --duration 1 >"$tmp/ids$i.out" 2>&1 &
+done
+wait
+ids=$(sed -n 's/^server 0: server_id \([0-9]*\) .*/\1/p' "$tmp"/ids[123].out | sort -u | wc -l)
+checks=$((checks + 1))
+if [ "$ids" -eq 3 ]; then echo "ok   three processes, three server_ids"; else failures=$((failures + 1)); echo "FAIL three processes, three server_ids ($ids distinct)"; cat "$tmp"/ids[123].out; fi
 
 echo "serve cli: $((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -55,7 +56,7 @@ static void test_defaults(void **state) {
     serve_server_conf_t s;
     serve_server_defaults(&s);
     assert_int_equal(s.port, 0);
-    assert_int_equal(s.node_id, 1);
+    assert_false(s.has_node); /* set by serve_conf_finish */
     assert_int_equal(s.freshness_ms, 5000);
     assert_int_equal(s.delay.kind, SERVE_DELAY_NONE);
     assert_int_equal(s.steer, SIM_STEER_KEEP);
@@ -239,6 +240,79 @@ static void test_json_errors(void **state) {
     expect_json_error("unknown.json", ": colour: unknown member");
 }
 
+/* project (issue 20 item 11): two serve processes started in the same second
+ * must not share a server_id (wire_protocol.md "Structured server_id
+ * Format": two live servers MUST NOT share (server_start_s, listener_id,
+ * node_id)); node defaults to the process id modulo 32768, which differs
+ * between processes running at once on one host; a given node is kept. */
+static void test_default_node_from_process(void **state) {
+    (void)state;
+    serve_conf_t c;
+    serve_conf_init(&c);
+    char err[SERVE_ERR_LEN];
+    assert_int_equal(serve_conf_set(&c, "tenant", KEY, err), 0);
+    assert_int_equal(serve_conf_add_server_spec(&c, "port=0", err), 0);
+    assert_int_equal(serve_conf_add_server_spec(&c, "node=5", err), 0);
+    assert_int_equal(serve_conf_finish(&c, err), 0);
+    assert_int_equal(c.servers[0].node_id, (uint16_t)(getpid() % 32768));
+    assert_int_equal(c.servers[1].node_id, 5);
+    serve_conf_free(&c);
+}
+
+/* project (issue 20 item 12): a key given twice in one --server spec is
+ * refused, naming the key; nothing is added. */
+static void test_spec_key_twice(void **state) {
+    (void)state;
+    serve_conf_t c;
+    serve_conf_init(&c);
+    char err[SERVE_ERR_LEN] = "";
+    assert_int_equal(serve_conf_add_server_spec(&c, "port=0,port=1", err), -1);
+    assert_string_equal(err, "port: given twice in one server spec");
+    assert_int_equal(c.n_servers, 0);
+    assert_int_equal(serve_conf_add_server_spec(&c, "drop=0.1,port=0,drop=0.2", err), -1);
+    assert_string_equal(err, "drop: given twice in one server spec");
+    assert_int_equal(c.n_servers, 0);
+    serve_conf_free(&c);
+}
+
+/* project (issue 20 item 12): an empty spec, or an empty item in one, is
+ * refused; "port=0" alone is accepted. */
+static void test_spec_empty(void **state) {
+    (void)state;
+    serve_conf_t c;
+    serve_conf_init(&c);
+    char err[SERVE_ERR_LEN] = "";
+    assert_int_equal(serve_conf_add_server_spec(&c, "", err), -1);
+    assert_string_equal(err, "empty server spec (want key=value,...; e.g. port=0)");
+    assert_int_equal(serve_conf_add_server_spec(&c, "port=0,", err), -1);
+    assert_string_equal(err, "empty item in 'port=0,' (want key=value between commas)");
+    assert_int_equal(serve_conf_add_server_spec(&c, ",port=7", err), -1);
+    assert_string_equal(err, "empty item in ',port=7' (want key=value between commas)");
+    assert_int_equal(serve_conf_add_server_spec(&c, "port=0,,drop=0", err), -1);
+    assert_string_equal(err, "empty item in 'port=0,,drop=0' (want key=value between commas)");
+    assert_int_equal(c.n_servers, 0);
+    assert_int_equal(serve_conf_add_server_spec(&c, "port=0", err), 0);
+    assert_int_equal(c.n_servers, 1);
+    serve_conf_free(&c);
+}
+
+/* project (issue 20 item 12): an integer option takes the same values from
+ * the command line and the config file: 1e3 is refused by both (a JSON real
+ * reaches the parser as a real, 1000.0), 1000 accepted by both. */
+static void test_real_for_integer_refused_everywhere(void **state) {
+    (void)state;
+    serve_conf_t c;
+    serve_conf_init(&c);
+    char err[SERVE_ERR_LEN] = "";
+    assert_int_equal(serve_conf_set(&c, "rate-cap", "1e3", err), -1);
+    assert_string_equal(err, "--rate-cap: bad value '1e3' (want datagrams per second, 1..10000000)");
+    assert_int_equal(c.rate_cap, 100000);
+    serve_conf_free(&c);
+    expect_json_error("real_rate_cap.json",
+                      ": rate_cap: --rate-cap: bad value '1000.0' (want datagrams per second, 1..10000000)");
+    expect_json_error("real_port.json", ": servers[0].port: port: bad value '40000.0' (want a port 0..65535 (0 = ephemeral))");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spec_accepts_every_key), cmocka_unit_test(test_defaults),
@@ -246,6 +320,10 @@ int main(void) {
         cmocka_unit_test(test_global_options),        cmocka_unit_test(test_finish),
         cmocka_unit_test(test_finish_default_server), cmocka_unit_test(test_admin_options),  cmocka_unit_test(test_json_good),
         cmocka_unit_test(test_json_errors),
+        cmocka_unit_test(test_default_node_from_process),
+        cmocka_unit_test(test_spec_key_twice),
+        cmocka_unit_test(test_spec_empty),
+        cmocka_unit_test(test_real_for_integer_refused_everywhere),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,12 +2,15 @@
  * line is one JSON object a JSON reader parses, and the Tenant Header key_id
  * is written as a decimal string so that 64-bit values (2^63 and up, above
  * what JSON numbers hold exactly in most readers) survive a round trip. */
+#define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <jansson.h>
@@ -68,10 +71,104 @@ static void test_key_id_small_is_string_too(void **state) {
     json_decref(o);
 }
 
+/* ---- --log-max-bytes (issue 20 item 9; project: docs/serve.md "Read the log") */
+
+static size_t count_lines(const char *path, size_t *bytes) {
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        *bytes = 0;
+        return SIZE_MAX;
+    }
+    size_t n = 0, b = 0;
+    char line[2048];
+    while (fgets(line, sizeof line, f) != NULL) {
+        json_error_t err;
+        json_t *o = json_loads(line, 0, &err);
+        assert_non_null(o); /* every line whole: rotation falls between lines */
+        json_decref(o);
+        n++;
+        b += strlen(line);
+    }
+    fclose(f);
+    *bytes = b;
+    return n;
+}
+
+static void log_lines(serve_log_t *l, size_t n) {
+    uint8_t d[40];
+    tenant_dgram(d, 1007);
+    for (size_t i = 0; i < n; i++) {
+        serve_log_in_t e = {.wall_ms = 1000000 + i % 10, .server = 0, .server_id = 7, .peer = "127.0.0.1:5000",
+                            .dgram = d, .len = sizeof d, .verdict = "drop_tenant", .model_verdict = -1, .result = NULL};
+        serve_log_in(l, &e);
+    }
+}
+
+/* A scratch directory with the log's path and its rotated names. */
+typedef struct {
+    char dir[32], path[128], old[140], older[140];
+} tmp_log_t;
+
+static void tmp_log_make(tmp_log_t *t) {
+    snprintf(t->dir, sizeof t->dir, "/tmp/serve_test_log_XXXXXX");
+    assert_non_null(mkdtemp(t->dir));
+    snprintf(t->path, sizeof t->path, "%s/serve.log", t->dir);
+    snprintf(t->old, sizeof t->old, "%s.1", t->path);
+    snprintf(t->older, sizeof t->older, "%s.2", t->path);
+}
+
+static void tmp_log_remove(const tmp_log_t *t) {
+    unlink(t->path);
+    unlink(t->old);
+    rmdir(t->dir);
+}
+
+/* The file is renamed FILE.1 (replacing an older one) after the line that
+ * takes it to max_bytes or more, and a new FILE is begun: at most two files,
+ * each under max_bytes plus one line, no line split. */
+static void test_rotation_bounds_the_files(void **state) {
+    (void)state;
+    tmp_log_t t;
+    tmp_log_make(&t);
+    serve_log_t l;
+    assert_int_equal(serve_log_open(&l, t.path, 1000), 0);
+    log_lines(&l, 1);
+    size_t line_bytes = 0;
+    assert_int_equal(count_lines(t.path, &line_bytes), 1); /* every line the same length */
+    size_t per_file = (1000 + line_bytes - 1) / line_bytes; /* lines until the file holds >= 1000 bytes */
+    log_lines(&l, 2 * per_file + 2); /* two rotations, then 3 lines in the new file */
+    uint64_t rotations = l.rotations;
+    serve_log_close(&l);
+    assert_int_equal(rotations, 2);
+    size_t bytes = 0;
+    assert_int_equal(count_lines(t.path, &bytes), 3);
+    assert_int_equal(count_lines(t.old, &bytes), per_file);
+    assert_true(bytes >= 1000 && bytes < 1000 + line_bytes);
+    assert_int_equal(count_lines(t.older, &bytes), SIZE_MAX); /* no third file */
+    tmp_log_remove(&t);
+}
+
+/* max_bytes 0 (--log-max-bytes 0): no limit, no rotation. */
+static void test_no_limit_no_rotation(void **state) {
+    (void)state;
+    tmp_log_t t;
+    tmp_log_make(&t);
+    serve_log_t l;
+    assert_int_equal(serve_log_open(&l, t.path, 0), 0);
+    log_lines(&l, 50);
+    serve_log_close(&l);
+    size_t bytes = 0;
+    assert_int_equal(count_lines(t.path, &bytes), 50);
+    assert_int_equal(count_lines(t.old, &bytes), SIZE_MAX);
+    tmp_log_remove(&t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_key_id_top_bit_set_round_trips_as_string),
         cmocka_unit_test(test_key_id_small_is_string_too),
+        cmocka_unit_test(test_rotation_bounds_the_files),
+        cmocka_unit_test(test_no_limit_no_rotation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -162,6 +162,12 @@ int sim_server_remove_tenant(sim_server_t *s, uint64_t key_id);
 int sim_server_admit_tenant(sim_server_t *s, uint64_t header_key_id, const char *credential,
                             sim_server_reason_t *why);
 
+/* Administrative queries answered once (sim_server_admin.c "Queries are
+ * answered once"): at most this many answered Status and Metrics Queries are
+ * remembered per server, each until its time_stamp + freshness_ms; while all
+ * are live, a further query is dropped (DROP_ADMIN). */
+#define SIM_SERVER_QUERIES_MAX 1024u
+
 /* The administrative key (wire_protocol.md "Administrative Authentication":
  * the raw 32-byte AES-256 key of an rl-secret credential; the caller parses
  * the text). Until one is set, tenant_mgmt_flag = 1 datagrams are dropped as

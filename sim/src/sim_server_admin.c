@@ -107,7 +107,16 @@
  * *_EMPTY at the end; METRICS_RECORD_TOO_LARGE when the next record does not
  * fit; METRICS_CURSOR_INVALID for a cursor that is not 8 bytes, of another
  * generation (the records were reset by a restart or a removal) or past the
- * end. Counters are lost on restart and removal, kept on a replacing ADD. */
+ * end. Counters are lost on restart and removal, kept on a replacing ADD.
+ *
+ * Queries are answered once (project rule, docs/spec-notes.md: a server
+ * answers nothing larger than what it received from anyone without fresh
+ * credentials). After the freshness check, a Status or Metrics Query whose
+ * (pdu_type, key_id, unique_id) was answered before is DROP_ADMIN while its
+ * time_stamp + freshness_ms has not passed (then it is stale anyway; with
+ * the check off, for 5 s after the answer); so is any query while
+ * SIM_SERVER_QUERIES_MAX answered queries are that recent. Only answered
+ * queries are remembered, for that long (sim_server_queries.c). */
 #include <string.h>
 
 #include <openssl/crypto.h>
@@ -737,8 +746,15 @@ static sim_server_verdict_t admin_opened(sim_server_t *s, uint64_t now_ms, const
     if (v != SIM_SRV_ANSWERED) {
         return v;
     }
-    switch (type) {
-    case PDU_SQ: return status_query(s, now_ms, f, pdu, n, reply, reply_len);
-    default: return metrics_query(s, f, pdu, n, reply, reply_len);
+    size_t slot = 0;
+    v = srv_query_admit(s, now_ms, f, type, &slot);
+    if (v != SIM_SRV_ADMIN_ANSWERED) {
+        return v;
     }
+    v = type == PDU_SQ ? status_query(s, now_ms, f, pdu, n, reply, reply_len)
+                       : metrics_query(s, f, pdu, n, reply, reply_len);
+    if (v == SIM_SRV_ADMIN_ANSWERED) {
+        srv_query_answered(s, now_ms, f, type, slot);
+    }
+    return v;
 }

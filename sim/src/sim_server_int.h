@@ -128,6 +128,15 @@ typedef struct {
     uint64_t table_generation;
 } srv_status_counts_t;
 
+/* An answered administrative query (sim_server_admin.c "Queries are
+ * answered once"). Free when expiry_ms is 0 or past. */
+typedef struct {
+    uint64_t key_id;
+    uint64_t expiry_ms;                /* remembered while now <= expiry_ms */
+    uint8_t unique_id[16];
+    uint16_t pdu_type;
+} srv_query_seen_t;
+
 struct sim_server {
     sim_server_params_t params;        /* defaults resolved */
     uint64_t server_id;
@@ -156,6 +165,7 @@ struct sim_server {
     bool has_admin;
     uint8_t admin_secret[SRV_SECRET_LEN];
     srv_tenant_t admin;                /* the admin key as a pseudo-tenant (auth contexts only) */
+    srv_query_seen_t queries[SIM_SERVER_QUERIES_MAX]; /* answered queries; kept across a restart */
     uint8_t scratch[SRV_MAX_DATAGRAM]; /* plaintext request, then response in place */
     uint8_t resp[SRV_MAX_DATAGRAM];    /* sealed response */
 };
@@ -203,6 +213,14 @@ sim_server_verdict_t srv_dedup_too_late(sim_server_t *s, const srv_dd_slot_t *sl
  * response (server- or cache-owned). */
 sim_server_verdict_t srv_admin_handle(sim_server_t *s, uint64_t now_ms, const uint8_t *in, size_t len,
                                       const srv_frame_t *f, const uint8_t **reply, size_t *reply_len);
+
+/* Queries answered once (sim_server_queries.c). srv_query_admit: DROP_ADMIN
+ * (reason set) for a copy of a query answered already or when the memory is
+ * full of live entries; else SIM_SRV_ADMIN_ANSWERED and *slot is where
+ * srv_query_answered records it once it is answered. */
+sim_server_verdict_t srv_query_admit(sim_server_t *s, uint64_t now_ms, const srv_frame_t *f, uint16_t pdu_type,
+                                     size_t *slot);
+void srv_query_answered(sim_server_t *s, uint64_t now_ms, const srv_frame_t *f, uint16_t pdu_type, size_t slot);
 
 /* Record why the current datagram is dropped and return the verdict v:
  * return SRV_DROP(s, SIM_SRV_DROP_QUOTA, .where = "resources", ...). */

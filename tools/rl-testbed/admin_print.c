@@ -2,6 +2,8 @@
  * object per run with --json (contract: admin.h; formats in
  * tools/rl-testbed/README.md "admin"). */
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "admin.h"
@@ -32,14 +34,67 @@ static void json_string(FILE *f, const uint8_t *s, size_t n) {
     fputc('"', f);
 }
 
-static void text_label(FILE *f, const uint8_t *s, size_t n) {
-    if (n == 0) {
-        fputs("(empty)", f);
-        return;
+/* Length of the well-formed UTF-8 sequence at s[0..n) that encodes a
+ * printable character (not C0, DEL or C1; RFC 3629: shortest form, no
+ * surrogates, <= U+10FFFF), or 0. */
+static size_t printable_utf8(const uint8_t *s, size_t n) {
+    uint8_t c = s[0];
+    if (c >= 0x20 && c < 0x7f) {
+        return 1;
     }
-    for (size_t i = 0; i < n; i++) {
-        fputc(s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i], f);
+    size_t k;
+    uint32_t cp, min;
+    if ((c & 0xE0u) == 0xC0u) {
+        k = 2, cp = c & 0x1Fu, min = 0x80u;
+    } else if ((c & 0xF0u) == 0xE0u) {
+        k = 3, cp = c & 0x0Fu, min = 0x800u;
+    } else if ((c & 0xF8u) == 0xF0u) {
+        k = 4, cp = c & 0x07u, min = 0x10000u;
+    } else {
+        return 0;
     }
+    if (n < k) {
+        return 0;
+    }
+    for (size_t j = 1; j < k; j++) {
+        if ((s[j] & 0xC0u) != 0x80u) {
+            return 0;
+        }
+        cp = (cp << 6) | (s[j] & 0x3Fu);
+    }
+    bool bad = cp < min || cp > 0x10FFFFu || (cp >= 0xD800u && cp <= 0xDFFFu) || cp <= 0x9Fu;
+    return bad ? 0 : k;
+}
+
+/* The escaped form of a label (tools/rl-testbed/README.md "admin"):
+ * printable UTF-8 as it is, a backslash as \\, every other byte (controls,
+ * bytes outside well-formed UTF-8) as \xNN. Label bytes are not checked for
+ * UTF-8 (docs/spec-notes.md "Label bytes"), so this is what a terminal or a
+ * JSON reader is given; label_hex carries the exact bytes. Returns a
+ * malloc'd string, or NULL when out of memory. */
+static char *label_escaped(const uint8_t *s, size_t n) {
+    char *out = malloc(4 * n + 1);
+    if (out == NULL) {
+        return NULL;
+    }
+    size_t at = 0;
+    for (size_t i = 0; i < n;) {
+        size_t k = s[i] == '\\' ? 0 : printable_utf8(s + i, n - i);
+        if (s[i] == '\\') {
+            out[at++] = '\\';
+            out[at++] = '\\';
+            i++;
+        } else if (k == 0) {
+            at += (size_t)sprintf(out + at, "\\x%02x", s[i]);
+            i++;
+        } else {
+            memcpy(out + at, s + i, k);
+            at += k;
+            i += k;
+        }
+    }
+    out[at] = '\0';
+    return out;
 }
 
 /* ---- status ------------------------------------------------------------------- */
@@ -175,9 +230,15 @@ static void print_metrics(FILE *f, const admin_cfg_t *c, const admin_result_t *r
                 const admin_record_t *rec = &r->records[i];
                 fputs(i ? ",{" : "{", f);
                 if (c->family == R_METRICS_TENANT_LABEL_COUNTERS) {
+                    char *esc = label_escaped(rec->label.label, rec->label.label_len);
                     fputs("\"label\":", f);
-                    json_string(f, rec->label.label, rec->label.label_len);
-                    fprintf(f, ",\"requests_success\":%" PRIu64 ",\"requests_rate_limited\":%" PRIu64
+                    json_string(f, (const uint8_t *)(esc != NULL ? esc : "?"), esc != NULL ? strlen(esc) : 1);
+                    free(esc);
+                    fputs(",\"label_hex\":\"", f);
+                    for (size_t k = 0; k < rec->label.label_len; k++) {
+                        fprintf(f, "%02x", rec->label.label[k]);
+                    }
+                    fprintf(f, "\",\"requests_success\":%" PRIu64 ",\"requests_rate_limited\":%" PRIu64
                                ",\"requests_guard_failed\":%" PRIu64 ",\"requests_auth_failed\":%" PRIu64 "}",
                             rec->label.requests_success, rec->label.requests_rate_limited,
                             rec->label.requests_guard_failed, rec->label.requests_auth_failed);
@@ -220,9 +281,11 @@ static void print_metrics(FILE *f, const admin_cfg_t *c, const admin_result_t *r
         fprintf(f, "  %-24s %12s %12s %12s %12s\n", "label", "success", "rate_limited", "guard_failed", "auth_failed");
         for (size_t i = 0; i < r->n_records; i++) {
             const r_metrics_label_record_t *l = &r->records[i].label;
-            fputs("  ", f);
-            text_label(f, l->label, l->label_len);
-            int pad = 24 - (int)(l->label_len == 0 ? 7 : l->label_len);
+            char *esc = l->label_len == 0 ? NULL : label_escaped(l->label, l->label_len);
+            const char *shown = l->label_len == 0 ? "(empty)" : esc != NULL ? esc : "?";
+            fprintf(f, "  %s", shown);
+            int pad = 24 - (int)strlen(shown);
+            free(esc);
             fprintf(f, "%*s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n", pad > 0 ? pad : 0, "",
                     l->requests_success, l->requests_rate_limited, l->requests_guard_failed, l->requests_auth_failed);
         }

@@ -12,6 +12,7 @@
 static void usage(FILE *f) {
     fputs("usage: rl-testbed serve --tenant CREDENTIAL [--tenant ...] [--server SPEC ...]\n"
           "                        [--config FILE] [--listen ADDR ...] [--log FILE]\n"
+          "                        [--log-max-bytes N]\n"
           "                        [--zone FILE] [--dnsmasq FILE] [--dns-name NAME]\n"
           "                        [--rate-cap N] [--memory-cap MIB] [--max-pending N]\n"
           "                        [--admin-secret RL_SECRET] [--memory-budget MIB]\n"
@@ -31,6 +32,8 @@ static void usage(FILE *f) {
           "  --config FILE     JSON config (same keys; see tools/rl-testbed/README.md)\n"
           "  --listen ADDR     numeric address to bind (repeatable; default 127.0.0.1 and ::1)\n"
           "  --log FILE        one JSON line per datagram received and sent ('-' = stdout)\n"
+          "  --log-max-bytes N rotate the log file at N bytes: FILE becomes FILE.1 (default\n"
+          "                    1073741824; 0 = no limit)\n"
           "  --zone FILE       write SRV/A/AAAA records as an RFC 1035 zone file\n"
           "  --dnsmasq FILE    write them as dnsmasq srv-host=/host-record= lines\n"
           "  --dns-name NAME   tenant DNS name of the records (default c-<key_id>.p0.ratelimitly.com\n"
@@ -57,7 +60,7 @@ static int usage_error(const char *msg) {
 }
 
 /* Options taking a value; "server" and "config" are handled here, the rest by serve_conf_set. */
-static const char *const value_options[] = {"tenant", "server", "config", "listen", "log", "zone", "dnsmasq",
+static const char *const value_options[] = {"tenant", "server", "config", "listen", "log", "log-max-bytes", "zone", "dnsmasq",
                                             "dns-name", "rate-cap", "memory-cap", "max-pending", "seed",
                                             "duration", "admin-secret", "memory-budget"};
 
