@@ -214,6 +214,7 @@ int conf_run(const vec_file_list_t *files, const conf_options_t *opt)
         free(st);
         return 2;
     }
+    st->report.gate = opt->gate;
     vec_backend_t backend;
     if (opt->client != NULL) {
         backend = vec_client_backend(opt->client);
@@ -230,8 +231,8 @@ int conf_run(const vec_file_list_t *files, const conf_options_t *opt)
         for (size_t i = 0; i < st->n_areas; i++)
             printf(" %s %lu%s", st->areas[i], st->area_cases[i], i + 1 < st->n_areas ? "," : "\n");
     }
-    bool junit_ok = vec_report_close(&st->report, opt->junit_path);
-    int rc = st->report.failed == 0 && junit_ok ? 0 : 1;
+    bool files_ok = vec_report_close(&st->report, opt->junit_path);
+    int rc = files_ok ? st->report.exit_status : 1;
     free(st);
     return rc;
 }

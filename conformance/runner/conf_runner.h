@@ -14,6 +14,7 @@ typedef struct {
     bool vectors_only;      /* vector files only: no cases, no simulator traces */
     bool cases_only;        /* HA cases and simulator traces only */
     struct rl_adapter *client; /* NULL: the built-in C runner; else the adapter to drive */
+    vec_gate_t gate;        /* --require, --min-pass, --fail-on-skip, --verbose, --norm, --json */
 } conf_options_t;
 
 /* Expand the command-line arguments (files, or directories: their *.json,
@@ -24,8 +25,8 @@ typedef struct {
 bool conf_inputs(char **args, int n_args, const conf_options_t *opt, vec_file_list_t *out);
 
 /* Run everything and print the tables and the closing line. Returns the exit
- * status: 0 when all passed, 1 on a failure, 2 when the JUnit file cannot be
- * created. */
+ * status: 0 when all passed and every gate of opt->gate is met, 1 on a
+ * failure or a gate not met, 2 when the JUnit file cannot be created. */
 int conf_run(const vec_file_list_t *files, const conf_options_t *opt);
 
 #endif /* CONF_RUNNER_H */

@@ -29,6 +29,25 @@ static const char *known_class(const json_t *v)
     return NULL;
 }
 
+/* The step a rejection names (conformance/ADAPTER.md "Steps"), as a static
+ * string; false when "stage" is there but names no step. */
+static bool read_stage(const json_t *ans, const char **stage)
+{
+    static const char *const steps[] = {"key", "ids", "discovery", "request", "report", "response", "policy",
+                                        "admin"};
+    const json_t *v = json_object_get(ans, "stage");
+    *stage = NULL;
+    if (v == NULL || json_is_null(v))
+        return true;
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        if (vj_string_is(v, steps[i])) {
+            *stage = steps[i];
+            return true;
+        }
+    }
+    return false;
+}
+
 void vec_client_answer(const rl_adapter_t *a, unsigned long id, const json_t *ans, vec_run_t *run)
 {
     const json_t *status = json_object_get(ans, "status");
@@ -46,7 +65,16 @@ void vec_client_answer(const rl_adapter_t *a, unsigned long id, const json_t *an
             answer_fail(run, id, "error", "a schema error class or null", cls);
             return;
         }
+        const char *stage = NULL;
+        if (!read_stage(ans, &stage)) {
+            answer_fail(run, id, "stage",
+                        "\"key\", \"ids\", \"discovery\", \"request\", \"report\", \"response\", \"policy\", "
+                        "\"admin\" or null",
+                        json_object_get(ans, "stage"));
+            return;
+        }
         vec_run_reject(run, rl_adapter_reports_classes(a) ? known : NULL, "%s", reason_of(ans));
+        run->stage = stage;
     } else if (vj_string_is(status, "unsupported")) {
         run->status = VEC_RUN_UNSUPPORTED;
         vec_format(run->reason, sizeof run->reason, "the client says: %s", reason_of(ans));
