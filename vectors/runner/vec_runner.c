@@ -232,8 +232,8 @@ static void add_comment(const json_t *test, vec_case_t *c)
         return;
     size_t n = strlen(c->name);
     vec_format(c->name + n, sizeof c->name - n, ": %s", comment);
-    if (c->pass && !c->inconclusive)
-        return;
+    if (c->skipped || (c->pass && !c->inconclusive))
+        return; /* a skip reason stays the same for every test it skips: one summary line */
     n = strlen(c->detail);
     vec_format(c->detail + n, sizeof c->detail - n, " [test: %s]", comment);
 }
