@@ -432,6 +432,24 @@ bool rl_adapter_has_ha(const rl_adapter_t *a, const char *feature)
     return json_is_true(json_object_get(json_object_get(caps(a), "ha"), feature));
 }
 
+bool rl_adapter_ha_or(const rl_adapter_t *a, const char *feature, bool dflt)
+{
+    const json_t *v = json_object_get(json_object_get(caps(a), "ha"), feature);
+    return json_is_boolean(v) ? json_is_true(v) : dflt;
+}
+
+bool rl_adapter_lists(const rl_adapter_t *a, const char *field, const char *value)
+{
+    const json_t *arr = json_object_get(caps(a), field);
+    if (!json_is_array(arr))
+        return true;
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        if (vj_string_is(json_array_get(arr, i), value))
+            return true;
+    }
+    return false;
+}
+
 bool rl_adapter_reports_classes(const rl_adapter_t *a)
 {
     return !json_is_false(json_object_get(caps(a), "error_classes"));

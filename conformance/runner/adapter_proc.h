@@ -93,6 +93,12 @@ bool rl_adapter_check_capabilities(const rl_adapter_t *a, char *err, size_t cap)
 bool rl_adapter_has_kind(const rl_adapter_t *a, const char *kind);
 /* capabilities.ha.<feature> is true. */
 bool rl_adapter_has_ha(const rl_adapter_t *a, const char *feature);
+/* capabilities.ha.<feature> when it is a boolean, else dflt (the
+ * declarations of revision 2 that default to "yes": profile, c_api, cancel). */
+bool rl_adapter_ha_or(const rl_adapter_t *a, const char *feature, bool dflt);
+/* capabilities.<field> (an array of strings: auth_modes, key_formats) lists
+ * value; true when the field is absent (everything is taken). */
+bool rl_adapter_lists(const rl_adapter_t *a, const char *field, const char *value);
 /* capabilities.error_classes (default true): the client reports error classes. */
 bool rl_adapter_reports_classes(const rl_adapter_t *a);
 

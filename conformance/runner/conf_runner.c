@@ -95,6 +95,11 @@ static void run_case_once(conf_state_t *st, const char *path, const conf_case_t 
     vec_report_file_begin_columns(r, shown, kind, "  check        status detail");
     vec_case_t verdict;
     memset(&verdict, 0, sizeof verdict);
+    conf_case_tag(c, &verdict);
+    if (st->opt->gate.norm_spec && !verdict.spec) {
+        r->not_run++;
+        return;
+    }
     if (st->opt->client != NULL)
         conf_remote_run_case(c, st->opt->client, &rows, verdict.detail, sizeof verdict.detail);
     else
@@ -111,6 +116,10 @@ static void run_case_once(conf_state_t *st, const char *path, const conf_case_t 
     }
     for (size_t i = 0; i < rows.n_rows; i++) {
         conf_row_t *row = &rows.rows[i];
+        if (row->skipped) {
+            vec_report_skip_row(r, row->name, row->detail);
+            continue;
+        }
         if (!row->pass && verdict.pass) {
             verdict.pass = false;
             vec_format(verdict.detail, sizeof verdict.detail, "%s: %s", row->name, row->detail);

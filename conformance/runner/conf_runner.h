@@ -6,6 +6,8 @@
 
 #include <stdbool.h>
 
+#include "conf_case.h"
+#include "vec_report.h"
 #include "vec_runner.h"
 
 typedef struct {
@@ -28,5 +30,10 @@ bool conf_inputs(char **args, int n_args, const conf_options_t *opt, vec_file_li
  * status: 0 when all passed and every gate of opt->gate is met, 1 on a
  * failure or a gate not met, 2 when the JUnit file cannot be created. */
 int conf_run(const vec_file_list_t *files, const conf_options_t *opt);
+
+/* Tag v (a case's verdict) with the case's step, norm (its "spec" entries,
+ * or "project: ..." for a convention, c_api or late-timer case) and failure
+ * severity (conf_norm.c). */
+void conf_case_tag(const conf_case_t *c, vec_case_t *v);
 
 #endif /* CONF_RUNNER_H */

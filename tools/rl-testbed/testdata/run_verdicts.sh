@@ -96,6 +96,36 @@ expect "--quiet prints failures only" 1 out "vectors: 0 passed, 148 failed" -- \
     vectors --quiet --client "$rej at_key" vectors/rate_response.json
 no_row "--quiet: no PASS row" PASS
 
+# --- declarations: every skip follows from the whole case ----------------------------
+cases=conformance/cases
+# The default policy (r-client.md 9.3.5) relies on P(1) = 1 U, which a client with the
+# api.md policy shape (P(k) = 0 for k >= 1) does not have: skipped, never judged.
+expect "no P(k): a case that relies on P(1) is skipped" 1 out \
+    "skipped 3: unsupported: the case needs P(k) (capabilities.ha.preference, policy_shape): P(1) = 1 U, the api.md policy has 0 U" -- \
+    conformance --client "$fake ha_no_preference $cadapter" $cases/default_phase2_fallback_at_2u.json
+expect "no P(k): an api.md-shaped case runs and passes" 0 out "conformance: 3 passed, 0 failed" -- \
+    conformance --client "$fake ha_no_preference $cadapter" $cases/preset_api_md_round1_completes_at_once.json
+expect "no P(k): no case fails" 0 out "conformance: 66 passed, 0 failed, 167 skipped" -- \
+    conformance --quiet --cases-only --client "$fake ha_no_preference $cadapter" $cases
+expect "profile false: the profile row is not checked" 0 out \
+    "  profile      SKIP   not checked: the client reports no profile (capabilities.ha.profile false)" -- \
+    conformance --verbose --client "$fake ha_no_profile $cadapter" $cases/rule4_oldest_selected_immediately.json
+last_line "profile false: the cases pass" "conformance: 3 passed, 0 failed"
+expect "c_api false: c_api cases skipped" 1 out \
+    "skipped 3: unsupported: the case follows api.md's C API where r-client.md leaves the choice (flag c_api; capabilities.ha.c_api false)" -- \
+    conformance --client "$fake ha_no_c_api $cadapter" $cases/send_failure_on_initial_send.json
+expect "cancel false: cancelling cases skipped" 1 out "skipped 3: unsupported: the case cancels (capabilities.ha.cancel false)" -- \
+    conformance --client "$fake ha_no_cancel $cadapter" $cases/cancel_in_final_phase.json
+expect "auth_modes: other modes' runs skipped" 0 out "skipped 1: unsupported: auth mode cookie not declared (capabilities.auth_modes)" -- \
+    conformance --client "$fake ha_aes_only $cadapter" $cases/rule4_oldest_selected_immediately.json
+last_line "auth_modes: the aes run passes" "conformance: 1 passed, 0 failed, 2 skipped"
+# Vector tests with another mode's key are skipped; invalid keys are still judged in api_key.
+expect "auth_modes: vector tests" 0 out "skipped 36: unsupported: auth mode none not declared (capabilities.auth_modes)" -- \
+    vectors --client "$fake aes_only $cadapter" vectors/rate_request_packet.json vectors/api_key.json
+last_line "auth_modes: vectors closing line" "vectors: 200 passed, 0 failed, 59 skipped"
+expect "unproduced_fields: the others still compared" 0 out "vectors: 148 passed, 0 failed" -- \
+    vectors --client "$fake no_keep_port $cadapter" vectors/rate_response.json
+
 # --- report files -------------------------------------------------------------------
 # Run from elsewhere: the default files come from the data directory (the source
 # tree here) and are named relative to it, never by an absolute path.
