@@ -2,6 +2,8 @@
  * conformance/ADAPTER.md "HA cases"). */
 #include "conf_remote.h"
 
+#include "vec_leak.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +155,10 @@ static bool read_sends(conf_host_t *h, const json_t *sends)
         c->len = len / 2;
         for (size_t k = 0; k < c->len; k++)
             sscanf(json_string_value(hex) + 2 * k, "%2hhx", &c->data[k]);
+        char leak[160];
+        if (h->remote->leak[0] == '\0' && vec_datagram_leaks(h->c->key, c->data, c->len, leak, sizeof leak))
+            vec_format(h->remote->leak, sizeof h->remote->leak, "adapter message %lu: %s: %s",
+                       h->remote->a->next_id - 1, field, leak);
     }
     return true;
 }
@@ -537,6 +543,9 @@ void conf_remote_run_case(const conf_case_t *c, rl_adapter_t *a, conf_rows_t *ou
                      preset_names[c->preset]);
         conf_exec_host(h, c, out);
         conf_row(out, "adapter", remote.problem[0] == '\0', "%s", remote.problem);
+        /* key material in any datagram the client sent (vec_leak.h): severity security */
+        conf_row(out, "secrets", remote.leak[0] == '\0', "%s%s", remote.leak[0] ? "key material on the wire: " : "",
+                 remote.leak);
         skip_undeclared_rows(a, out);
     }
     json_decref(req);

@@ -124,6 +124,8 @@ static void run_case_once(conf_state_t *st, const char *path, const conf_case_t 
             verdict.pass = false;
             vec_format(verdict.detail, sizeof verdict.detail, "%s: %s", row->name, row->detail);
         }
+        if (!row->pass && strcmp(row->name, "secrets") == 0)
+            verdict.severity = VEC_SEV_SECURITY; /* key material on the wire outranks the case's own severity */
         vec_report_row(r, row->name, row->pass, row->detail);
     }
     vec_report_count(r, &verdict);

@@ -11,6 +11,7 @@
 
 #include "vec_check.h"
 #include "vec_kinds.h"
+#include "vec_leak.h"
 #include "vec_norm.h"
 #include "vec_report.h"
 
@@ -193,6 +194,36 @@ static json_t *without_unproduced(const json_t *expected, json_t *actual, const 
     return want;
 }
 
+/* Key material in a datagram the client built (vec_leak.h): a failure of
+ * severity security, whatever else the test is about. True when found. */
+static bool leaks_key(const json_t *test, const json_t *actual, vec_case_t *c)
+{
+    const char *hex = json_string_value(json_object_get(actual, "packet_hex"));
+    const char *key = json_string_value(json_object_get(json_object_get(test, "input"), "key"));
+    size_t n = hex != NULL ? strlen(hex) / 2u : 0;
+    if (hex == NULL || key == NULL || n == 0)
+        return false;
+    uint8_t *pkt = malloc(n);
+    char msg[160];
+    bool leak = false;
+    if (pkt != NULL) {
+        for (size_t i = 0; i < n; i++) {
+            unsigned v = 0;
+            if (sscanf(hex + 2 * i, "%2x", &v) != 1)
+                break;
+            pkt[i] = (uint8_t)v;
+        }
+        leak = vec_datagram_leaks(key, pkt, n, msg, sizeof msg);
+        free(pkt);
+    }
+    if (leak) {
+        case_fail(c, "key material on the wire: %s", msg);
+        c->severity = VEC_SEV_SECURITY;
+        vec_format(c->norm, sizeof c->norm, "%s", "wire_protocol.md \"Auth Header\": secrets never go on the wire MUST");
+    }
+    return leak;
+}
+
 static void judge(const vec_kind_t *kind, bool from_client, bool want_valid, const json_t *test,
                   const vec_tag_t *tag, const vj_path_t *ep, vec_run_t *run, vec_case_t *c)
 {
@@ -228,6 +259,8 @@ static void judge(const vec_kind_t *kind, bool from_client, bool want_valid, con
                       run->reason);
         return;
     case VEC_RUN_ACCEPTED:
+        if (leaks_key(test, run->actual, c))
+            return;
         if (!want_valid) {
             case_fail(c, "expected invalid, accepted (expected error \"%s\")", json_string_value(want_error));
             name_truncation(run->actual, test, c);

@@ -56,6 +56,18 @@ expect "failures grouped by severity" 1 out \
 checks=$((checks + 1))
 if grep -q "^  security: 19$" "$tmp/out"; then echo "ok   severity heading"; else fail "severity heading"; fi
 
+# --- key material on the wire: severity security -----------------------------------
+expect "AES key bytes in a built request" 1 out \
+    "  61       valid    FAIL   key material on the wire: the datagram carries 31 bytes of the AES key at offset 1164 [test: aes: 27 guards, no label (1164 bytes, most that fit)]" -- \
+    vectors --quiet --client "$fake leak_key $cadapter" vectors/rate_request_packet.json
+checks=$((checks + 1))
+if grep -q "; failed by severity: security 40, decision 0, interop 0, convention 0$" "$tmp/out"; then
+    echo "ok   leaked keys counted as security"; else fail "leaked keys counted as security"; fi
+expect "cookie bytes outside the cookie TLV in an HA send" 1 out \
+    "  secrets      FAIL   key material on the wire: adapter message 6: sends[0]: the datagram carries 31 bytes of the cookie at offset 156 outside the cookie TLV" -- \
+    conformance --client "$fake ha_leak_key $cadapter" conformance/cases/rule4_oldest_selected_immediately.json
+last_line "HA leaks: closing line" "conformance: 1 passed, 2 failed; failed by severity: security 2, decision 0, interop 0, convention 0"
+
 # --- hello that declares nothing runnable: exit 2 --------------------------------
 expect "no kinds: exit 2" 2 err \
     "adapter message 1 (hello): capabilities: no vector kind and no HA cases: nothing to test" -- \

@@ -30,15 +30,28 @@ adapter command) once per request, then breaks the protocol as MODE says:
   ha_aes_only          HA cases through the delegate, auth_modes ["aes"]
   aes_only     auth_modes ["aes"] (vector tests with another mode's key: unsupported)
   no_keep_port rate_response output without keep_port, declared in unproduced_fields
+  leak_key     every built packet ends with 31 bytes of its key's secret
+  ha_leak_key  HA cases through the delegate, every send ends with 31 bytes of the key's secret
 """
 import json
+import pathlib
 import subprocess
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[4] / "vectors" / "tools"))
 
 mode = sys.argv[1]
 delegate = sys.argv[2:]
 seen = 0
 worker = None
+ha_key = None
+
+
+def secret_tail(key):
+    """The last 31 bytes of key's secret as hex ("" for rl-none): key material a broken client leaks."""
+    import gen_vectors
+    secret = gen_vectors.decode_api_key(key)["secret"]
+    return secret[1:].hex() if secret else ""
 
 
 def ask(req):
@@ -118,6 +131,12 @@ for line in sys.stdin:
         ans["deadline_ms"] = 5
     if mode == "bad_status" and seen == 1:
         ans["status"] = "acepted"
+    if mode == "leak_key" and "packet_hex" in ans.get("output", {}):
+        ans["output"]["packet_hex"] += secret_tail(req["input"]["key"])
+    if mode == "ha_leak_key":
+        ha_key = req.get("key", ha_key)
+        for send in ans.get("sends") or []:
+            send["data_hex"] += secret_tail(ha_key)
     if mode == "no_keep_port" and req.get("kind") == "rate_response":
         ans.get("output", {}).pop("keep_port", None)
     if mode == "short_output" and seen == 1:
