@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "vec_runner.h"
 
@@ -31,7 +32,10 @@ double vec_report_now(void)
 
 const char *vec_relative_path(const char *path)
 {
+    static char cwd[4096];
     const char *base = vec_default_base();
+    if (base[0] == '\0') /* the data directory is the current one */
+        base = getcwd(cwd, sizeof cwd) != NULL ? cwd : "";
     size_t n = strlen(base);
     if (n > 0 && strncmp(path, base, n) == 0 && path[n] == '/')
         return path + n + 1;

@@ -276,9 +276,8 @@ static void add_comment(const json_t *test, vec_case_t *c)
     vec_format(c->detail + n, sizeof c->detail - n, " [test: %s]", comment);
 }
 
-static void tag_case(const vec_kind_t *kind, const json_t *test, vec_tag_t *tag, vec_case_t *c)
+static void tag_case(const vec_tag_t *tag, vec_case_t *c)
 {
-    vec_tag_test(kind->name, test, tag);
     vec_format(c->step, sizeof c->step, "%s", tag->step);
     vec_format(c->norm, sizeof c->norm, "%s", tag->norm);
     c->spec = tag->spec;
@@ -302,7 +301,7 @@ static bool run_test(const vec_report_t *r, const vec_kind_t *kind, const json_t
         case_fail(c, "%s", e.msg);
         return true;
     }
-    tag_case(kind, test, &tag, c);
+    vec_tag_test(kind->name, test, &tag);
     if (r->gate.norm_spec && !tag.spec)
         return false;
     if (!read_tcid(test, &tp, i, seen, c) || !check_annotations(test, &tp, c))
@@ -327,6 +326,7 @@ static bool run_test(const vec_report_t *r, const vec_kind_t *kind, const json_t
         case_fail(c, "kind %s not supported by this build", kind->name);
         return true;
     }
+    tag_case(&tag, c); /* a test of the file that runs: its failure has the test's severity */
     vec_run_t run;
     memset(&run, 0, sizeof run);
     if (backend != NULL)

@@ -95,9 +95,12 @@ void vec_summary_tally(vec_report_t *r, const vec_case_t *c)
         mark_ran(r);
     } else {
         r->failed++;
-        r->failed_by[(unsigned)c->severity < VEC_SEV_COUNT ? c->severity : VEC_SEV_CONVENTION]++;
+        /* a test with a norm has a severity; a broken file or case file has neither */
+        if (c->norm[0] != '\0')
+            r->failed_by[(unsigned)c->severity < VEC_SEV_COUNT ? c->severity : VEC_SEV_CONVENTION]++;
         mark_ran(r);
-        keep_failure(r, c);
+        if (c->norm[0] != '\0')
+            keep_failure(r, c);
     }
     keep_result(r, c);
 }
@@ -105,7 +108,7 @@ void vec_summary_tally(vec_report_t *r, const vec_case_t *c)
 static void print_grouped_failures(vec_report_t *r)
 {
     if (r->n_fail_lines == 0)
-        return;
+        return; /* (files that could not be run have their own rows and no severity) */
     fprintf(r->out, "\nfailures by severity:\n");
     for (size_t k = 0; k < VEC_SEV_COUNT; k++) {
         int sev = (int)vec_severity_order[k];
@@ -187,7 +190,8 @@ bool vec_summary_print(vec_report_t *r)
         fprintf(out, ", %lu inconclusive", r->inconclusive);
     if (r->skipped > 0)
         fprintf(out, ", %lu skipped", r->skipped);
-    if (r->failed > 0)
+    if (r->failed_by[VEC_SEV_SECURITY] + r->failed_by[VEC_SEV_DECISION] + r->failed_by[VEC_SEV_INTEROP] +
+            r->failed_by[VEC_SEV_CONVENTION] > 0)
         fprintf(out, "; failed by severity: security %lu, decision %lu, interop %lu, convention %lu",
                 r->failed_by[VEC_SEV_SECURITY], r->failed_by[VEC_SEV_DECISION], r->failed_by[VEC_SEV_INTEROP],
                 r->failed_by[VEC_SEV_CONVENTION]);
