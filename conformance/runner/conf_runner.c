@@ -166,6 +166,14 @@ static void run_trace_file(conf_state_t *st, const char *path)
     vec_case_t c;
     memset(&c, 0, sizeof c);
     vec_report_file_begin_columns(r, path, "sim_trace", "  check        status detail");
+    /* the traces pin this project's core in its simulator (docs/traces.md): a project norm */
+    vec_format(c.step, sizeof c.step, "decision");
+    vec_format(c.norm, sizeof c.norm, "project: simulator trace expectations (docs/traces.md)");
+    c.severity = VEC_SEV_CONVENTION;
+    if (st->opt->gate.norm_spec) {
+        r->not_run++;
+        return;
+    }
     if (st->opt->client != NULL) {
         /* a trace drives the built-in core inside the simulator, not a client */
         vec_format(c.detail, sizeof c.detail, "unsupported: simulator traces run the built-in core only");
