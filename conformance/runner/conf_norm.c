@@ -3,7 +3,8 @@
  * entries are its norm; r-client.md 9.3 says its HA policy "does not
  * constrain independently implemented clients", so the policy's behaviour is
  * a recommendation (convention) unless a case is about authentication, the
- * decision itself or the dedup deadline. Project choices (flags convention
+ * decision itself, the dedup deadline or the horizon within the key's
+ * dedup_ttl_ms_max (area policy: a MUST). Project choices (flags convention
  * and c_api, late-timer rounds) are recorded in docs/spec-notes.md. */
 #include <string.h>
 
@@ -25,7 +26,7 @@ void conf_case_tag(const conf_case_t *c, vec_case_t *v)
         vec_format(v->norm, sizeof v->norm, "project: %s (docs/spec-notes.md; the spec: %s)",
                    c->c_api ? "api.md's C API where r-client.md leaves the choice" : "a convention of this suite",
                    c->spec);
-    else if (strncmp(c->spec, "r-client.md 9.3", 15) == 0)
+    else if (strncmp(c->spec, "r-client.md 9.3", 15) == 0 && strcmp(c->area, "policy") != 0)
         vec_format(v->norm, sizeof v->norm, "%s (recommended, not required: r-client.md 9.3)", c->spec);
     else
         vec_format(v->norm, sizeof v->norm, "%s", c->spec);
@@ -33,7 +34,7 @@ void conf_case_tag(const conf_case_t *c, vec_case_t *v)
         v->severity = VEC_SEV_SECURITY;
     else if (project)
         v->severity = VEC_SEV_CONVENTION;
-    else if (strcmp(c->area, "decision") == 0 || strncmp(id, "deny_", 5) == 0 || has(id, "dedup_deadline") ||
+    else if (strcmp(c->area, "decision") == 0 || strcmp(c->area, "policy") == 0 || strncmp(id, "deny_", 5) == 0 || has(id, "dedup_deadline") ||
              has(id, "after_horizon"))
         v->severity = VEC_SEV_DECISION;
     else if (strcmp(c->area, "datagram") == 0 || strncmp(id, "rule1_", 6) == 0 || strncmp(id, "rule2_", 6) == 0)

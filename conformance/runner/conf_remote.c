@@ -333,6 +333,12 @@ int conf_remote_submit(conf_host_t *h)
                                                      : STATUS_UNKNOWN;
     if (rc == STATUS_UNKNOWN)
         problem(h, "expected \"ok\", \"rejected\" or \"send_failed\"", "status", status);
+    const json_t *stage = json_object_get(ans, "stage");
+    h->remote->submit_rejected = rc == RCLIENT_ERR_CONFIG;
+    if (json_is_string(stage))
+        vec_format(h->remote->submit_stage, sizeof h->remote->submit_stage, "%s", json_string_value(stage));
+    else if (stage != NULL && !json_is_null(stage))
+        problem(h, "expected \"key\", \"policy\", \"request\" or null", "stage", stage);
     h->pending = rc == RCLIENT_OK && h->obs.completions == 0;
     json_decref(ans);
     return rc;
@@ -485,6 +491,22 @@ static bool needs_missing_feature(const conf_case_t *c, const rl_adapter_t *a, c
     return skip[0] != '\0';
 }
 
+/* A case about the policy (area "policy") the client refused at submit: the
+ * refusal counts at the policy step only (ADAPTER.md "Steps"). Another stage
+ * fails; none leaves the case inconclusive. */
+static void judge_submit_stage(const conf_case_t *c, const conf_remote_t *r, conf_rows_t *out)
+{
+    if (!r->submit_rejected || strcmp(c->area, "policy") != 0)
+        return;
+    if (r->submit_stage[0] == '\0') {
+        conf_row(out, "stage", false, "inconclusive: submit rejected without a stage; the case is about the policy (a "
+                                      "refusal at the key looks the same)");
+        out->rows[out->n_rows - 1].inconclusive = true;
+    } else if (strcmp(r->submit_stage, "policy") != 0) {
+        conf_row(out, "stage", false, "refused at the %s; the case is about the policy", r->submit_stage);
+    }
+}
+
 /* capabilities.ha.profile false: the client reports no request profile, so
  * the profile row is not checked (SKIP), never judged. */
 static void skip_undeclared_rows(const rl_adapter_t *a, conf_rows_t *out)
@@ -546,6 +568,7 @@ void conf_remote_run_case(const conf_case_t *c, rl_adapter_t *a, conf_rows_t *ou
         /* key material in any datagram the client sent (vec_leak.h): severity security */
         conf_row(out, "secrets", remote.leak[0] == '\0', "%s%s", remote.leak[0] ? "key material on the wire: " : "",
                  remote.leak);
+        judge_submit_stage(c, &remote, out);
         skip_undeclared_rows(a, out);
     }
     json_decref(req);

@@ -120,6 +120,15 @@ static void run_case_once(conf_state_t *st, const char *path, const conf_case_t 
             vec_report_skip_row(r, row->name, row->detail);
             continue;
         }
+        if (row->inconclusive) {
+            /* neither passed nor failed (ADAPTER.md "Steps"), unless another row fails */
+            if (verdict.pass && !verdict.inconclusive) {
+                verdict.inconclusive = true;
+                vec_format(verdict.detail, sizeof verdict.detail, "%s: %s", row->name, row->detail);
+            }
+            vec_report_inconclusive_row(r, row->name, row->detail);
+            continue;
+        }
         if (!row->pass && verdict.pass) {
             verdict.pass = false;
             vec_format(verdict.detail, sizeof verdict.detail, "%s: %s", row->name, row->detail);
@@ -128,6 +137,8 @@ static void run_case_once(conf_state_t *st, const char *path, const conf_case_t 
             verdict.severity = VEC_SEV_SECURITY; /* key material on the wire outranks the case's own severity */
         vec_report_row(r, row->name, row->pass, row->detail);
     }
+    if (!verdict.pass)
+        verdict.inconclusive = false; /* a failing row outranks an inconclusive one */
     vec_report_count(r, &verdict);
     count_area(st, c->area);
 }

@@ -195,6 +195,11 @@ void vec_report_row(vec_report_t *r, const char *name, bool pass, char *detail)
     print_row(r, name, pass ? "PASS" : "FAIL", !pass, detail);
 }
 
+void vec_report_inconclusive_row(vec_report_t *r, const char *name, char *detail)
+{
+    print_row(r, name, "INCONCLUSIVE", true, detail);
+}
+
 void vec_report_skip_row(vec_report_t *r, const char *name, char *detail)
 {
     if (r->gate.verbose)

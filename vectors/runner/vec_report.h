@@ -102,7 +102,11 @@ void vec_report_file_end(vec_report_t *r);
  * counted: the checks of one conformance case. Quiet runs print failing rows
  * only. detail is sanitized in place. */
 void vec_report_row(vec_report_t *r, const char *name, bool pass, char *detail);
-/* The same, for a check the client under test does not support (SKIP). */
+/* The same, for a check whose answer proves nothing (INCONCLUSIVE; printed
+ * also when quiet). */
+void vec_report_inconclusive_row(vec_report_t *r, const char *name, char *detail);
+/* The same, for a check the client under test does not support (SKIP; printed
+ * with gate.verbose only). */
 void vec_report_skip_row(vec_report_t *r, const char *name, char *detail);
 /* Count and keep (for JUnit) a case without printing a row for it. */
 void vec_report_count(vec_report_t *r, vec_case_t *c);

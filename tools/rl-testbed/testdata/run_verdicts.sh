@@ -61,6 +61,19 @@ expect "failures grouped by severity" 1 out \
     vectors --quiet --client "$rej at_key" vectors/rate_response.json
 has_line "severity heading" "  security: 19"
 
+# An HA case about the policy refused at submit: judged at the policy step too.
+ttl=conformance/cases/ttl_above_key_limit_rejected.json
+expect "HA submit refused at the policy" 0 out "conformance: 1 passed, 0 failed" -- \
+    conformance --client "$fake ha_no_presets $cadapter" $ttl
+expect "HA submit refused without a stage" 1 out \
+    "  stage        INCONCLUSIVE inconclusive: submit rejected without a stage; the case is about the policy (a refusal at the key looks the same)" -- \
+    conformance --client "$fake ha_submit_no_stage $cadapter" $ttl
+last_line "HA submit without a stage: closing line" "conformance: 0 passed, 0 failed, 1 inconclusive"
+expect "HA submit refused at the key" 1 out "  stage        FAIL   refused at the key; the case is about the policy" -- \
+    conformance --client "$fake ha_submit_at_key $cadapter" $ttl
+last_line "HA submit at the key: closing line" \
+    "conformance: 0 passed, 1 failed; failed by severity: security 0, decision 1, interop 0, convention 0"
+
 # --- key material on the wire: severity security -----------------------------------
 expect "AES key bytes in a built request" 1 out \
     "  61       valid    FAIL   key material on the wire: the datagram carries 31 bytes of the AES key at offset 1164 [test: aes: 27 guards, no label (1164 bytes, most that fit)]" -- \

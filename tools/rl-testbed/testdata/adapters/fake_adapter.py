@@ -32,6 +32,8 @@ adapter command) once per request, then breaks the protocol as MODE says:
   no_keep_port rate_response output without keep_port, declared in unproduced_fields
   leak_key     every built packet ends with 31 bytes of its key's secret
   ha_leak_key  HA cases through the delegate, every send ends with 31 bytes of the key's secret
+  ha_submit_no_stage   HA cases through the delegate, "stage" dropped from a rejected submit
+  ha_submit_at_key     HA cases through the delegate, a rejected submit says "stage": "key"
 """
 import json
 import pathlib
@@ -127,6 +129,10 @@ for line in sys.stdin:
     ans = ask(req)
     if mode == "ha_no_profile" and "profile" in ans:
         ans["profile"] = None
+    if mode.startswith("ha_submit_") and req["op"] == "submit" and ans.get("status") == "rejected":
+        ans.pop("stage", None)
+        if mode == "ha_submit_at_key":
+            ans["stage"] = "key"
     if mode == "ha_bad_report" and "deadline_ms" in ans:
         ans["deadline_ms"] = 5
     if mode == "bad_status" and seen == 1:
