@@ -157,7 +157,7 @@ static bool read_sends(conf_host_t *h, const json_t *sends)
             sscanf(json_string_value(hex) + 2 * k, "%2hhx", &c->data[k]);
         char leak[160];
         if (h->remote->leak[0] == '\0' && vec_datagram_leaks(h->c->key, c->data, c->len, leak, sizeof leak))
-            vec_format(h->remote->leak, sizeof h->remote->leak, "adapter message %lu: %s: %s",
+            vec_format(h->remote->leak, sizeof h->remote->leak, "key material on the wire: adapter message %lu: %s: %s",
                        h->remote->a->next_id - 1, field, leak);
     }
     return true;
@@ -491,6 +491,21 @@ static bool needs_missing_feature(const conf_case_t *c, const rl_adapter_t *a, c
     return skip[0] != '\0';
 }
 
+/* Every pair of sends of the case: one AES nonce never seals two
+ * plaintexts (vec_nonce_reused); the first reuse goes into r->leak. */
+static void check_nonces(const conf_host_t *h, conf_remote_t *r)
+{
+    for (size_t i = 0; i < h->n_cap && r->leak[0] == '\0'; i++) {
+        for (size_t j = i + 1; j < h->n_cap; j++) {
+            if (vec_nonce_reused(h->cap[i].data, h->cap[i].len, h->cap[j].data, h->cap[j].len)) {
+                vec_format(r->leak, sizeof r->leak, "nonce reuse: sends %zu and %zu of the case seal different "
+                                                    "datagrams under one AES nonce", i + 1, j + 1);
+                break;
+            }
+        }
+    }
+}
+
 /* A case about the policy (area "policy") the client refused at submit: the
  * refusal counts at the policy step only (ADAPTER.md "Steps"). Another stage
  * fails; none leaves the case inconclusive. */
@@ -565,9 +580,9 @@ void conf_remote_run_case(const conf_case_t *c, rl_adapter_t *a, conf_rows_t *ou
                      preset_names[c->preset]);
         conf_exec_host(h, c, out);
         conf_row(out, "adapter", remote.problem[0] == '\0', "%s", remote.problem);
-        /* key material in any datagram the client sent (vec_leak.h): severity security */
-        conf_row(out, "secrets", remote.leak[0] == '\0', "%s%s", remote.leak[0] ? "key material on the wire: " : "",
-                 remote.leak);
+        /* key material in any datagram the client sent, or a nonce sealing two (vec_leak.h): security */
+        check_nonces(h, &remote);
+        conf_row(out, "secrets", remote.leak[0] == '\0', "%s", remote.leak);
         judge_submit_stage(c, &remote, out);
         skip_undeclared_rows(a, out);
     }

@@ -8,7 +8,7 @@
 #include "r_client.h"
 #include "vec_json.h"
 
-#define COOKIE_TLV_AT 40u   /* the auth TLV follows the 40-byte tenant TLV */
+#define COOKIE_TLV_AT 40u   /* the auth TLV follows the 40-byte tenant TLV (cookie or AES) */
 #define COOKIE_TLV_TYPE 0x4143u
 
 /* The longest run of secret bytes at pkt[i], and where in the secret it starts. */
@@ -53,4 +53,20 @@ bool vec_datagram_leaks(const char *key_text, const uint8_t *pkt, size_t len, ch
     }
     OPENSSL_cleanse(&info, sizeof info);
     return found;
+}
+
+#define AES_TLV_TYPE 0x4541u
+#define NONCE_AT 44u
+#define NONCE_LEN 12u
+
+static bool aes_sealed(const uint8_t *p, size_t len)
+{
+    return len >= NONCE_AT + NONCE_LEN && (p[COOKIE_TLV_AT] | (unsigned)p[COOKIE_TLV_AT + 1] << 8) == AES_TLV_TYPE;
+}
+
+bool vec_nonce_reused(const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len)
+{
+    if (!aes_sealed(a, a_len) || !aes_sealed(b, b_len) || memcmp(a + NONCE_AT, b + NONCE_AT, NONCE_LEN) != 0)
+        return false;
+    return a_len != b_len || memcmp(a, b, a_len) != 0;
 }

@@ -23,4 +23,11 @@
  * does not parse. Copies of the secret are cleansed. */
 bool vec_datagram_leaks(const char *key_text, const uint8_t *pkt, size_t len, char *msg, size_t cap);
 
+/* One AES nonce sealing two plaintexts (the Security standard: a nonce never
+ * seals two plaintexts; wire_protocol.md "Nonce MUST be unique per AES key"):
+ * a and b both carry an AES auth TLV (type 0x4541 at offset 40) with the same
+ * 12-byte nonce at 44, and differ. The same datagram sent again (a replay of
+ * the same bytes) is not a reuse. */
+bool vec_nonce_reused(const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len);
+
 #endif /* VEC_LEAK_H */

@@ -84,6 +84,11 @@ expect "cookie bytes outside the cookie TLV in an HA send" 1 out \
     "  secrets      FAIL   key material on the wire: adapter message 6: sends[0]: the datagram carries 31 bytes of the cookie at offset 156 outside the cookie TLV" -- \
     conformance --client "$fake ha_leak_key $cadapter" conformance/cases/rule4_oldest_selected_immediately.json
 last_line "HA leaks: closing line" "conformance: 1 passed, 2 failed; failed by severity: security 2, decision 0, interop 0, convention 0"
+expect "one AES nonce sealing two datagrams" 1 out \
+    "  secrets      FAIL   nonce reuse: sends 1 and 2 of the case seal different datagrams under one AES nonce" -- \
+    conformance --client "$fake ha_nonce_reuse $cadapter" conformance/cases/rule4_oldest_selected_immediately.json
+last_line "nonce reuse: closing line" \
+    "conformance: 2 passed, 1 failed; failed by severity: security 1, decision 0, interop 0, convention 0"
 
 # --- hello that declares nothing runnable: exit 2 --------------------------------
 expect "no kinds: exit 2" 2 err \

@@ -2,7 +2,9 @@
  * bytes of the AES key anywhere, or of the cookie outside the cookie TLV body,
  * is found and named with its length and offset; the cookie in its place
  * (wire_protocol.md "Auth Header": tlv_type 0x4143 at the auth TLV, the 32-byte
- * cookie as its body) and a run of 7 bytes are not; an rl-none key has no secret. */
+ * cookie as its body) and a run of 7 bytes are not; an rl-none key has no secret.
+ * One AES nonce sealing two different datagrams is a reuse; the same bytes sent
+ * again are not (the Security standard: a nonce never seals two plaintexts). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -89,6 +91,41 @@ static void test_none_key_has_no_secret(void **state)
     assert_false(vec_datagram_leaks("not a key", pkt, sizeof pkt, msg, sizeof msg));
 }
 
+/* An AES auth TLV (0x4541, little-endian) at 40 and a nonce at 44. */
+static void aes_datagram(uint8_t *p, size_t len, uint8_t nonce_byte, uint8_t body_byte)
+{
+    memset(p, body_byte, len);
+    p[40] = 0x41;
+    p[41] = 0x45;
+    memset(p + 44, nonce_byte, 12);
+}
+
+static void test_nonce_sealing_two_datagrams_is_reuse(void **state)
+{
+    (void)state;
+    uint8_t a[80], b[80];
+    aes_datagram(a, sizeof a, 7, 1);
+    aes_datagram(b, sizeof b, 7, 2);
+    assert_true(vec_nonce_reused(a, sizeof a, b, sizeof b));
+    assert_true(vec_nonce_reused(a, sizeof a, b, sizeof b - 1)); /* different lengths differ too */
+}
+
+static void test_same_datagram_again_or_other_nonce_is_not_reuse(void **state)
+{
+    (void)state;
+    uint8_t a[80], b[80];
+    aes_datagram(a, sizeof a, 7, 1);
+    aes_datagram(b, sizeof b, 7, 1);
+    assert_false(vec_nonce_reused(a, sizeof a, b, sizeof b)); /* a replay of the same bytes */
+    aes_datagram(b, sizeof b, 8, 2);
+    assert_false(vec_nonce_reused(a, sizeof a, b, sizeof b));
+    b[40] = 0x43; /* a cookie TLV: no nonce */
+    b[41] = 0x41;
+    aes_datagram(a, sizeof a, 0x41, 1);
+    assert_false(vec_nonce_reused(a, sizeof a, b, sizeof b));
+    assert_false(vec_nonce_reused(a, 50, a, 50)); /* too short to hold a nonce */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -97,6 +134,8 @@ int main(void)
         cmocka_unit_test(test_cookie_in_its_tlv_is_not_a_leak),
         cmocka_unit_test(test_cookie_without_its_tlv_header_is_a_leak),
         cmocka_unit_test(test_none_key_has_no_secret),
+        cmocka_unit_test(test_nonce_sealing_two_datagrams_is_reuse),
+        cmocka_unit_test(test_same_datagram_again_or_other_nonce_is_not_reuse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,6 +32,8 @@ adapter command) once per request, then breaks the protocol as MODE says:
   no_keep_port rate_response output without keep_port, declared in unproduced_fields
   leak_key     every built packet ends with 31 bytes of its key's secret
   ha_leak_key  HA cases through the delegate, every send ends with 31 bytes of the key's secret
+  ha_nonce_reuse       HA cases through the delegate, every AES-sealed send's nonce zeroed and its last
+                       byte made the send's number: different datagrams under one nonce
   ha_submit_no_stage   HA cases through the delegate, "stage" dropped from a rejected submit
   ha_submit_at_key     HA cases through the delegate, a rejected submit says "stage": "key"
 """
@@ -129,6 +131,10 @@ for line in sys.stdin:
     ans = ask(req)
     if mode == "ha_no_profile" and "profile" in ans:
         ans["profile"] = None
+    if mode == "ha_nonce_reuse":
+        for n, send in enumerate(ans.get("sends") or []):
+            if send["data_hex"][80:84] == "4145":  # AES auth TLV 0x4541 at offset 40
+                send["data_hex"] = send["data_hex"][:88] + "00" * 12 + send["data_hex"][112:-2] + "%02x" % n
     if mode.startswith("ha_submit_") and req["op"] == "submit" and ans.get("status") == "rejected":
         ans.pop("stage", None)
         if mode == "ha_submit_at_key":
