@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "vec_kinds.h"
+
 static long long now_ms(void)
 {
     struct timespec ts;
@@ -352,8 +354,8 @@ bool rl_adapter_start(rl_adapter_t *a, const char *cmd, int timeout_ms, char *er
         rl_adapter_stop(a);
         return false;
     }
-    json_t *req = json_pack("{s:s, s:s, s:s}", "op", "hello", "protocol", RL_ADAPTER_PROTOCOL, "testbed",
-                            "rl-testbed");
+    json_t *req = json_pack("{s:s, s:s, s:i, s:s}", "op", "hello", "protocol", RL_ADAPTER_PROTOCOL, "revision",
+                            RL_ADAPTER_REVISION, "testbed", "rl-testbed");
     json_t *ans = NULL;
     bool ok = req != NULL && rl_adapter_call(a, req, &ans, err, cap) && rl_adapter_check_hello(a, ans, err, cap);
     json_decref(req);
@@ -394,6 +396,27 @@ static const json_t *caps(const rl_adapter_t *a)
     return json_object_get(a->hello, "capabilities");
 }
 
+bool rl_adapter_check_capabilities(const rl_adapter_t *a, char *err, size_t cap)
+{
+    const json_t *kinds = json_object_get(caps(a), "vector_kinds");
+    for (size_t i = 0; i < json_array_size(kinds); i++) {
+        const json_t *k = json_array_get(kinds, i);
+        if (vec_kind_find(k) == NULL) {
+            char got[96];
+            vec_format(err, cap,
+                       "adapter message 1 (hello): capabilities.vector_kinds[%zu]: unknown kind %s (the kinds are "
+                       "those of ../shared/vectors-schema.md \"Kinds\" and the administrative ones)",
+                       i, vj_describe(k, got, sizeof got));
+            return false;
+        }
+    }
+    if (json_array_size(kinds) == 0 && !rl_adapter_has_ha(a, "cases")) {
+        vec_format(err, cap, "adapter message 1 (hello): capabilities: no vector kind and no HA cases: nothing to test");
+        return false;
+    }
+    return true;
+}
+
 bool rl_adapter_has_kind(const rl_adapter_t *a, const char *kind)
 {
     const json_t *kinds = json_object_get(caps(a), "vector_kinds");
@@ -407,6 +430,24 @@ bool rl_adapter_has_kind(const rl_adapter_t *a, const char *kind)
 bool rl_adapter_has_ha(const rl_adapter_t *a, const char *feature)
 {
     return json_is_true(json_object_get(json_object_get(caps(a), "ha"), feature));
+}
+
+bool rl_adapter_ha_or(const rl_adapter_t *a, const char *feature, bool dflt)
+{
+    const json_t *v = json_object_get(json_object_get(caps(a), "ha"), feature);
+    return json_is_boolean(v) ? json_is_true(v) : dflt;
+}
+
+bool rl_adapter_lists(const rl_adapter_t *a, const char *field, const char *value)
+{
+    const json_t *arr = json_object_get(caps(a), field);
+    if (!json_is_array(arr))
+        return true;
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        if (vj_string_is(json_array_get(arr, i), value))
+            return true;
+    }
+    return false;
 }
 
 bool rl_adapter_reports_classes(const rl_adapter_t *a)

@@ -21,6 +21,10 @@
 #include "vec_json.h"
 
 #define RL_ADAPTER_PROTOCOL "ratelimitly-adapter/1"
+/* The minor revision of the protocol the testbed speaks: 2 adds "stage" on
+ * rejections and the declarations of conformance/ADAPTER.md "What's new in
+ * revision 2"; an adapter of revision 1 still runs unchanged. */
+#define RL_ADAPTER_REVISION 2
 #define RL_ADAPTER_DEFAULT_TIMEOUT_MS 10000
 #define RL_ADAPTER_LINE_MAX (1u << 20) /* longest answer line accepted, bytes */
 
@@ -79,10 +83,22 @@ bool rl_adapter_check_hello(rl_adapter_t *a, const json_t *h, char *err, size_t 
 void rl_adapter_stderr_tail(rl_adapter_t *a, char *buf, size_t cap);
 
 /* Capabilities from hello. */
+/* Check what hello declares can run (conformance/ADAPTER.md "hello"): every
+ * capabilities.vector_kinds entry is a known kind, and the adapter declares
+ * at least one kind or HA cases. False with err "adapter message 1 (hello):
+ * <field>: <problem>" otherwise: a run of nothing, or of a misspelled kind,
+ * would be a green gate with nothing tested. */
+bool rl_adapter_check_capabilities(const rl_adapter_t *a, char *err, size_t cap);
 /* True when hello's capabilities.vector_kinds lists kind. */
 bool rl_adapter_has_kind(const rl_adapter_t *a, const char *kind);
 /* capabilities.ha.<feature> is true. */
 bool rl_adapter_has_ha(const rl_adapter_t *a, const char *feature);
+/* capabilities.ha.<feature> when it is a boolean, else dflt (the
+ * declarations of revision 2 that default to "yes": profile, c_api, cancel). */
+bool rl_adapter_ha_or(const rl_adapter_t *a, const char *feature, bool dflt);
+/* capabilities.<field> (an array of strings: auth_modes, key_formats) lists
+ * value; true when the field is absent (everything is taken). */
+bool rl_adapter_lists(const rl_adapter_t *a, const char *field, const char *value);
 /* capabilities.error_classes (default true): the client reports error classes. */
 bool rl_adapter_reports_classes(const rl_adapter_t *a);
 

@@ -177,6 +177,17 @@ static bool parse_header(const json_t *root, conf_case_t *c, vj_err_t *e)
     if (!vj_string(root, &none, "title", &s, &len, e) || !string_array(root, &none, "spec", true, e) ||
         !string_array(root, &none, "flags", false, e))
         return false;
+    const json_t *arr = json_object_get(root, "spec");
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        size_t used = strlen(c->spec);
+        vec_format(c->spec + used, sizeof c->spec - used, "%s%s", i > 0 ? "; " : "",
+                   json_string_value(json_array_get(arr, i)));
+    }
+    arr = json_object_get(root, "flags");
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        c->c_api = c->c_api || vj_string_is(json_array_get(arr, i), "c_api");
+        c->convention = c->convention || vj_string_is(json_array_get(arr, i), "convention");
+    }
     if (!one_of(root, &none, "auth", auths, "\"none\", \"cookie\", \"aes\" or \"any\"", &idx, e))
         return false;
     /* "any": the runner substitutes each mode's fixed key (README "Auth modes"). */

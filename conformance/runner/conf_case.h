@@ -153,6 +153,9 @@ typedef struct {
 typedef struct {
     char id[CONF_ID_MAX];
     char area[16];
+    char spec[160];                  /* the case's "spec" entries joined by "; " (its norm) */
+    bool c_api;                      /* flag c_api: follows api.md where r-client.md leaves the choice */
+    bool convention;                 /* flag convention: a project convention (README "Flags") */
     char key[CONF_KEY_MAX];
     r_auth_type_t auth;              /* R_AUTH_UNSPECIFIED while any_auth is unbound */
     bool any_auth;                   /* "auth": "any": run once per mode (conf_case_bind_mode) */

@@ -21,6 +21,8 @@ void conf_row(conf_rows_t *out, const char *name, bool pass, const char *fmt, ..
     conf_row_t *r = &out->rows[out->n_rows++];
     vec_format(r->name, sizeof r->name, "%s", name);
     r->pass = pass;
+    r->skipped = false;
+    r->inconclusive = false;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(r->detail, sizeof r->detail, fmt, ap);

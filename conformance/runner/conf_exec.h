@@ -15,6 +15,8 @@
 typedef struct {
     char name[16];
     bool pass;
+    bool skipped;            /* not checked: the client declared it cannot report this (SKIP row) */
+    bool inconclusive;       /* the client's answer proves nothing either way (INCONCLUSIVE row) */
     char detail[VEC_MSG_MAX];
 } conf_row_t;
 

@@ -2,6 +2,8 @@
  * conformance/ADAPTER.md "HA cases"). */
 #include "conf_remote.h"
 
+#include "vec_leak.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +155,10 @@ static bool read_sends(conf_host_t *h, const json_t *sends)
         c->len = len / 2;
         for (size_t k = 0; k < c->len; k++)
             sscanf(json_string_value(hex) + 2 * k, "%2hhx", &c->data[k]);
+        char leak[160];
+        if (h->remote->leak[0] == '\0' && vec_datagram_leaks(h->c->key, c->data, c->len, leak, sizeof leak))
+            vec_format(h->remote->leak, sizeof h->remote->leak, "key material on the wire: adapter message %lu: %s: %s",
+                       h->remote->a->next_id - 1, field, leak);
     }
     return true;
 }
@@ -327,6 +333,12 @@ int conf_remote_submit(conf_host_t *h)
                                                      : STATUS_UNKNOWN;
     if (rc == STATUS_UNKNOWN)
         problem(h, "expected \"ok\", \"rejected\" or \"send_failed\"", "status", status);
+    const json_t *stage = json_object_get(ans, "stage");
+    h->remote->submit_rejected = rc == RCLIENT_ERR_CONFIG;
+    if (json_is_string(stage))
+        vec_format(h->remote->submit_stage, sizeof h->remote->submit_stage, "%s", json_string_value(stage));
+    else if (stage != NULL && !json_is_null(stage))
+        problem(h, "expected \"key\", \"policy\", \"request\" or null", "stage", stage);
     h->pending = rc == RCLIENT_OK && h->obs.completions == 0;
     json_decref(ans);
     return rc;
@@ -407,18 +419,123 @@ void conf_remote_datagram_check(const conf_host_t *h, const conf_event_t *ev, si
 
 /* ---- one case --------------------------------------------------------------- */
 
+/* The first round k the case reaches whose preference interval differs from
+ * the api.md policy (P(0) = B(0), P(k) = 0 for k >= 1, P_final = 0; spec
+ * README "Known disagreements"), named in why. The case reaches the rounds up
+ * to the one its expected profile names, and the final interval when that
+ * phase is "final" (all of them when it expects no profile). False when the
+ * case never depends on a difference, so a client without P(k) runs it. */
+static bool needs_pk(const conf_case_t *c, char *why, size_t cap)
+{
+    r_policy_schedule_t s;
+    if (r_client_policy_schedule(&c->policy, UINT32_MAX, &s, NULL) != RCLIENT_OK)
+        return false; /* an invalid policy: the case is about refusing it, which any client can do */
+    const conf_behaviour_t *x = &c->expect;
+    bool bounded = x->has_profile && !x->profile_none && x->profile_phase == R_PHASE_ROUND;
+    uint32_t last = bounded && x->profile_round < s.rounds ? x->profile_round : s.rounds - 1;
+    uint32_t u = c->policy.unit_ms;
+    for (uint32_t k = 0; k <= last; k++) {
+        uint32_t api_md = k == 0 ? s.round_ms[0] : 0;
+        if (s.preference_ms[k] != api_md) {
+            vec_format(why, cap, "P(%u) = %u U, the api.md policy has %u U", k, s.preference_ms[k] / u, api_md / u);
+            return true;
+        }
+    }
+    if (!bounded && s.final_preference_ms != 0) {
+        vec_format(why, cap, "P_final = %u U, the api.md policy has 0", s.final_preference_ms / u);
+        return true;
+    }
+    return false;
+}
+
+static bool has_event(const conf_case_t *c, conf_event_kind_t kind)
+{
+    for (size_t i = 0; i < c->n_events; i++) {
+        if (c->events[i].kind == kind)
+            return true;
+    }
+    return false;
+}
+
+/* The client runs the api.md policy shape only: preference false, or
+ * policy_shape "api_md" (ADAPTER.md "What a client declares"). */
+static bool api_md_shape_only(const rl_adapter_t *a)
+{
+    const json_t *shape = json_object_get(json_object_get(json_object_get(a->hello, "capabilities"), "ha"),
+                                          "policy_shape");
+    return !rl_adapter_has_ha(a, "preference") || vj_string_is(shape, "api_md");
+}
+
+/* Every requirement of the whole case against what hello declares; the
+ * first one missing is the skip reason. */
 static bool needs_missing_feature(const conf_case_t *c, const rl_adapter_t *a, char *skip, size_t cap)
 {
+    static const char *const modes[] = {"", "none", "cookie", "aes"};
+    char why[128];
+    const char *mode = (unsigned)c->auth < sizeof modes / sizeof modes[0] ? modes[c->auth] : "";
     if (!rl_adapter_has_ha(a, "cases"))
         vec_format(skip, cap, "unsupported: HA cases not declared in hello (capabilities.ha.cases)");
+    else if (mode[0] != '\0' && !rl_adapter_lists(a, "auth_modes", mode))
+        vec_format(skip, cap, "unsupported: auth mode %s not declared (capabilities.auth_modes)", mode);
+    else if (c->c_api && !rl_adapter_ha_or(a, "c_api", true))
+        vec_format(skip, cap, "unsupported: the case follows api.md's C API where r-client.md leaves the choice "
+                              "(flag c_api; capabilities.ha.c_api false)");
+    else if (has_event(c, CONF_EV_CANCEL) && !rl_adapter_ha_or(a, "cancel", true))
+        vec_format(skip, cap, "unsupported: the case cancels (capabilities.ha.cancel false)");
     else if (c->n_failures > 0 && !rl_adapter_has_ha(a, "send_failures"))
         vec_format(skip, cap, "unsupported: the case needs capabilities.ha.send_failures");
     else if (!c->policy.completion_delivery && !rl_adapter_has_ha(a, "completion_delivery"))
         vec_format(skip, cap, "unsupported: the case turns completion delivery off (capabilities.ha.completion_delivery)");
-    else if (c->policy.preference.initial_units != c->policy.replay_gap.initial_units &&
-             !rl_adapter_has_ha(a, "preference"))
-        vec_format(skip, cap, "unsupported: the case needs P(k) (capabilities.ha.preference)");
+    else if (api_md_shape_only(a) && needs_pk(c, why, sizeof why))
+        vec_format(skip, cap, "unsupported: the case needs P(k) (capabilities.ha.preference, policy_shape): %s", why);
     return skip[0] != '\0';
+}
+
+/* Every pair of sends of the case: one AES nonce never seals two
+ * plaintexts (vec_nonce_reused); the first reuse goes into r->leak. */
+static void check_nonces(const conf_host_t *h, conf_remote_t *r)
+{
+    for (size_t i = 0; i < h->n_cap && r->leak[0] == '\0'; i++) {
+        for (size_t j = i + 1; j < h->n_cap; j++) {
+            if (vec_nonce_reused(h->cap[i].data, h->cap[i].len, h->cap[j].data, h->cap[j].len)) {
+                vec_format(r->leak, sizeof r->leak, "nonce reuse: sends %zu and %zu of the case seal different "
+                                                    "datagrams under one AES nonce", i + 1, j + 1);
+                break;
+            }
+        }
+    }
+}
+
+/* A case about the policy (area "policy") the client refused at submit: the
+ * refusal counts at the policy step only (ADAPTER.md "Steps"). Another stage
+ * fails; none leaves the case inconclusive. */
+static void judge_submit_stage(const conf_case_t *c, const conf_remote_t *r, conf_rows_t *out)
+{
+    if (!r->submit_rejected || strcmp(c->area, "policy") != 0)
+        return;
+    if (r->submit_stage[0] == '\0') {
+        conf_row(out, "stage", false, "inconclusive: submit rejected without a stage; the case is about the policy (a "
+                                      "refusal at the key looks the same)");
+        out->rows[out->n_rows - 1].inconclusive = true;
+    } else if (strcmp(r->submit_stage, "policy") != 0) {
+        conf_row(out, "stage", false, "refused at the %s; the case is about the policy", r->submit_stage);
+    }
+}
+
+/* capabilities.ha.profile false: the client reports no request profile, so
+ * the profile row is not checked (SKIP), never judged. */
+static void skip_undeclared_rows(const rl_adapter_t *a, conf_rows_t *out)
+{
+    if (rl_adapter_ha_or(a, "profile", true))
+        return;
+    for (size_t i = 0; i < out->n_rows; i++) {
+        if (strcmp(out->rows[i].name, "profile") == 0) {
+            out->rows[i].skipped = true;
+            out->rows[i].pass = true;
+            vec_format(out->rows[i].detail, sizeof out->rows[i].detail,
+                       "not checked: the client reports no profile (capabilities.ha.profile false)");
+        }
+    }
 }
 
 void conf_remote_run_case(const conf_case_t *c, rl_adapter_t *a, conf_rows_t *out, char *skip, size_t cap)
@@ -463,6 +580,11 @@ void conf_remote_run_case(const conf_case_t *c, rl_adapter_t *a, conf_rows_t *ou
                      preset_names[c->preset]);
         conf_exec_host(h, c, out);
         conf_row(out, "adapter", remote.problem[0] == '\0', "%s", remote.problem);
+        /* key material in any datagram the client sent, or a nonce sealing two (vec_leak.h): security */
+        check_nonces(h, &remote);
+        conf_row(out, "secrets", remote.leak[0] == '\0', "%s", remote.leak);
+        judge_submit_stage(c, &remote, out);
+        skip_undeclared_rows(a, out);
     }
     json_decref(req);
     json_decref(ans);

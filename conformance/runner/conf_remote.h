@@ -23,6 +23,9 @@ typedef struct conf_remote {
     char last_outcome[16];        /* the last datagram's "accepted"/"ignored"/"rejected" */
     char last_class[16];          /* its error class, "" when none was reported */
     char used[16];                /* ha_create: "preset" or "policy" */
+    char leak[VEC_MSG_MAX];       /* the first send carrying key material (vec_leak.h), "" when none */
+    bool submit_rejected;         /* submit answered "rejected" */
+    char submit_stage[16];        /* its "stage", "" when none was given */
 } conf_remote_t;
 
 /* Run case c through adapter a into out. When the adapter's client cannot run

@@ -95,6 +95,11 @@ static void run_case_once(conf_state_t *st, const char *path, const conf_case_t 
     vec_report_file_begin_columns(r, shown, kind, "  check        status detail");
     vec_case_t verdict;
     memset(&verdict, 0, sizeof verdict);
+    conf_case_tag(c, &verdict);
+    if (st->opt->gate.norm_spec && !verdict.spec) {
+        r->not_run++;
+        return;
+    }
     if (st->opt->client != NULL)
         conf_remote_run_case(c, st->opt->client, &rows, verdict.detail, sizeof verdict.detail);
     else
@@ -111,12 +116,29 @@ static void run_case_once(conf_state_t *st, const char *path, const conf_case_t 
     }
     for (size_t i = 0; i < rows.n_rows; i++) {
         conf_row_t *row = &rows.rows[i];
+        if (row->skipped) {
+            vec_report_skip_row(r, row->name, row->detail);
+            continue;
+        }
+        if (row->inconclusive) {
+            /* neither passed nor failed (ADAPTER.md "Steps"), unless another row fails */
+            if (verdict.pass && !verdict.inconclusive) {
+                verdict.inconclusive = true;
+                vec_format(verdict.detail, sizeof verdict.detail, "%s: %s", row->name, row->detail);
+            }
+            vec_report_inconclusive_row(r, row->name, row->detail);
+            continue;
+        }
         if (!row->pass && verdict.pass) {
             verdict.pass = false;
             vec_format(verdict.detail, sizeof verdict.detail, "%s: %s", row->name, row->detail);
         }
+        if (!row->pass && strcmp(row->name, "secrets") == 0)
+            verdict.severity = VEC_SEV_SECURITY; /* key material on the wire outranks the case's own severity */
         vec_report_row(r, row->name, row->pass, row->detail);
     }
+    if (!verdict.pass)
+        verdict.inconclusive = false; /* a failing row outranks an inconclusive one */
     vec_report_count(r, &verdict);
     count_area(st, c->area);
 }
@@ -155,6 +177,14 @@ static void run_trace_file(conf_state_t *st, const char *path)
     vec_case_t c;
     memset(&c, 0, sizeof c);
     vec_report_file_begin_columns(r, path, "sim_trace", "  check        status detail");
+    /* the traces pin this project's core in its simulator (docs/traces.md): a project norm */
+    vec_format(c.step, sizeof c.step, "decision");
+    vec_format(c.norm, sizeof c.norm, "project: simulator trace expectations (docs/traces.md)");
+    c.severity = VEC_SEV_CONVENTION;
+    if (st->opt->gate.norm_spec) {
+        r->not_run++;
+        return;
+    }
     if (st->opt->client != NULL) {
         /* a trace drives the built-in core inside the simulator, not a client */
         vec_format(c.detail, sizeof c.detail, "unsupported: simulator traces run the built-in core only");
@@ -214,6 +244,7 @@ int conf_run(const vec_file_list_t *files, const conf_options_t *opt)
         free(st);
         return 2;
     }
+    st->report.gate = opt->gate;
     vec_backend_t backend;
     if (opt->client != NULL) {
         backend = vec_client_backend(opt->client);
@@ -230,8 +261,8 @@ int conf_run(const vec_file_list_t *files, const conf_options_t *opt)
         for (size_t i = 0; i < st->n_areas; i++)
             printf(" %s %lu%s", st->areas[i], st->area_cases[i], i + 1 < st->n_areas ? "," : "\n");
     }
-    bool junit_ok = vec_report_close(&st->report, opt->junit_path);
-    int rc = st->report.failed == 0 && junit_ok ? 0 : 1;
+    bool files_ok = vec_report_close(&st->report, opt->junit_path);
+    int rc = files_ok ? st->report.exit_status : 1;
     free(st);
     return rc;
 }

@@ -6,6 +6,8 @@
 
 #include <stdbool.h>
 
+#include "conf_case.h"
+#include "vec_report.h"
 #include "vec_runner.h"
 
 typedef struct {
@@ -14,6 +16,7 @@ typedef struct {
     bool vectors_only;      /* vector files only: no cases, no simulator traces */
     bool cases_only;        /* HA cases and simulator traces only */
     struct rl_adapter *client; /* NULL: the built-in C runner; else the adapter to drive */
+    vec_gate_t gate;        /* --require, --min-pass, --fail-on-skip, --verbose, --norm, --json */
 } conf_options_t;
 
 /* Expand the command-line arguments (files, or directories: their *.json,
@@ -24,8 +27,13 @@ typedef struct {
 bool conf_inputs(char **args, int n_args, const conf_options_t *opt, vec_file_list_t *out);
 
 /* Run everything and print the tables and the closing line. Returns the exit
- * status: 0 when all passed, 1 on a failure, 2 when the JUnit file cannot be
- * created. */
+ * status: 0 when all passed and every gate of opt->gate is met, 1 on a
+ * failure or a gate not met, 2 when the JUnit file cannot be created. */
 int conf_run(const vec_file_list_t *files, const conf_options_t *opt);
+
+/* Tag v (a case's verdict) with the case's step, norm (its "spec" entries,
+ * or "project: ..." for a convention, c_api or late-timer case) and failure
+ * severity (conf_norm.c). */
+void conf_case_tag(const conf_case_t *c, vec_case_t *v);
 
 #endif /* CONF_RUNNER_H */

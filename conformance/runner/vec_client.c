@@ -29,6 +29,25 @@ static const char *known_class(const json_t *v)
     return NULL;
 }
 
+/* The step a rejection names (conformance/ADAPTER.md "Steps"), as a static
+ * string; false when "stage" is there but names no step. */
+static bool read_stage(const json_t *ans, const char **stage)
+{
+    static const char *const steps[] = {"key", "ids", "discovery", "request", "report", "response", "policy",
+                                        "admin"};
+    const json_t *v = json_object_get(ans, "stage");
+    *stage = NULL;
+    if (v == NULL || json_is_null(v))
+        return true;
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        if (vj_string_is(v, steps[i])) {
+            *stage = steps[i];
+            return true;
+        }
+    }
+    return false;
+}
+
 void vec_client_answer(const rl_adapter_t *a, unsigned long id, const json_t *ans, vec_run_t *run)
 {
     const json_t *status = json_object_get(ans, "status");
@@ -46,7 +65,16 @@ void vec_client_answer(const rl_adapter_t *a, unsigned long id, const json_t *an
             answer_fail(run, id, "error", "a schema error class or null", cls);
             return;
         }
+        const char *stage = NULL;
+        if (!read_stage(ans, &stage)) {
+            answer_fail(run, id, "stage",
+                        "\"key\", \"ids\", \"discovery\", \"request\", \"report\", \"response\", \"policy\", "
+                        "\"admin\" or null",
+                        json_object_get(ans, "stage"));
+            return;
+        }
         vec_run_reject(run, rl_adapter_reports_classes(a) ? known : NULL, "%s", reason_of(ans));
+        run->stage = stage;
     } else if (vj_string_is(status, "unsupported")) {
         run->status = VEC_RUN_UNSUPPORTED;
         vec_format(run->reason, sizeof run->reason, "the client says: %s", reason_of(ans));
@@ -72,6 +100,47 @@ static const char *unsupported_field(const rl_adapter_t *a, const char *kind, co
     return NULL;
 }
 
+/* The credential format of a key string: its HRP ("rl-none", "rl-cookie",
+ * "rl-aes", "rl-secret") and the auth mode of an API key, "" when neither. */
+static void key_format(const char *key, char *hrp, size_t cap, const char **mode)
+{
+    static const char *const modes[][2] = {{"rl-none", "none"}, {"rl-cookie", "cookie"}, {"rl-aes", "aes"}};
+    const char *one = key != NULL ? strrchr(key, '1') : NULL;
+    hrp[0] = '\0';
+    *mode = "";
+    if (one == NULL)
+        return;
+    vec_format(hrp, cap, "%.*s", (int)(one - key), key);
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        if (strcmp(hrp, modes[i][0]) == 0)
+            *mode = modes[i][1];
+    }
+}
+
+/* A test whose credential the client declared it does not take
+ * (capabilities.auth_modes, key_formats): it cannot reach the test's step.
+ * An invalid api_key or secret_key test still runs: refusing a key needs no
+ * support for its format. */
+static bool undeclared_key(const rl_adapter_t *a, const vec_kind_t *kind, const json_t *input, char *why, size_t cap)
+{
+    const json_t *key = json_object_get(input, "key");
+    if (key == NULL)
+        key = json_object_get(input, "admin_key");
+    char hrp[32];
+    const char *mode = "";
+    key_format(json_string_value(key), hrp, sizeof hrp, &mode);
+    bool key_kind = strcmp(kind->name, "api_key") == 0 || strcmp(kind->name, "secret_key") == 0;
+    if (hrp[0] == '\0' || key_kind)
+        return false;
+    if (mode[0] != '\0' && !rl_adapter_lists(a, "auth_modes", mode))
+        vec_format(why, cap, "auth mode %s not declared (capabilities.auth_modes)", mode);
+    else if (!rl_adapter_lists(a, "key_formats", hrp))
+        vec_format(why, cap, "key format %s not declared (capabilities.key_formats)", hrp);
+    else
+        return false;
+    return true;
+}
+
 static void run_one(void *ctx, const vec_kind_t *kind, const json_t *input, const vj_path_t *path, vec_run_t *run)
 {
     rl_adapter_t *a = ctx;
@@ -87,6 +156,10 @@ static void run_one(void *ctx, const vec_kind_t *kind, const json_t *input, cons
         vec_format(run->reason, sizeof run->reason, "input field %s declared unsupported in hello", field);
         return;
     }
+    if (undeclared_key(a, kind, input, run->reason, sizeof run->reason)) {
+        run->status = VEC_RUN_UNSUPPORTED;
+        return;
+    }
     json_t *req = json_pack("{s:s, s:s, s:O}", "op", "vector", "kind", kind->name, "input", input);
     json_t *ans = NULL;
     if (req == NULL || !rl_adapter_call(a, req, &ans, run->err.msg, sizeof run->err.msg)) {
@@ -94,6 +167,9 @@ static void run_one(void *ctx, const vec_kind_t *kind, const json_t *input, cons
         run->err.range = false;
     } else {
         vec_client_answer(a, a->next_id - 1, ans, run);
+        /* output fields the client declared it does not produce: left out of the comparison */
+        run->unproduced = json_object_get(
+            json_object_get(json_object_get(a->hello, "capabilities"), "unproduced_fields"), kind->name);
     }
     json_decref(ans);
     json_decref(req);

@@ -55,9 +55,20 @@ static void usage(FILE *f)
     fputs("\nRun 'rl-testbed <command> --help' for a command's options.\n", f);
 }
 
+#define GATE_HELP                                                                        \
+    "  --json FILE     also write every result (step, norm, severity) as JSON to FILE\n"    \
+    "  --quiet         print failing rows only\n"                                           \
+    "  --verbose       print SKIP rows too (else one line per skip reason)\n"               \
+    "  --norm spec     run the tests whose norm is a spec sentence only (not project)\n"    \
+    "  --require K,... fail unless a test of each kind K ran (ha_case, sim_trace too)\n"  \
+    "  --min-pass N    fail unless at least N tests passed\n"                              \
+    "  --fail-on-skip  fail when a test was skipped\n"
+
 static void usage_vectors(FILE *f)
 {
-    fputs("usage: rl-testbed vectors [FILE...] [--client CMD [--timeout MS]] [--junit FILE] [--quiet]\n"
+    fputs("usage: rl-testbed vectors [FILE...] [--client CMD [--timeout MS]] [--junit FILE] [--json FILE]\n"
+          "                           [--quiet|--verbose] [--norm spec|all] [--require KIND,...]\n"
+          "                           [--min-pass N] [--fail-on-skip]\n"
           "\n"
           "Runs vector files in the ratelimitly-vectors/v1 schema against this build\n"
           "and prints a table per file, then 'vectors: N passed, N failed' last.\n"
@@ -70,19 +81,22 @@ static void usage_vectors(FILE *f)
           "                conformance/ADAPTER.md) instead of the built-in C runner\n"
           "  --timeout MS  longest wait for one adapter answer (default 10000)\n"
           "  --junit FILE  also write JUnit XML to FILE\n"
-          "  --quiet       print failing tests only\n"
+          GATE_HELP
           "  --help        print this help\n"
           "\n"
-          "Tests the adapter's client does not support are SKIP; the closing line\n"
-          "then reads 'vectors: N passed, N failed, N skipped'.\n"
-          "Exit status: 0 when every test passed, 1 when one failed, 2 on a usage error.\n",
+          "Tests the adapter's client does not support are SKIP, one line per reason;\n"
+          "the closing line then reads 'vectors: N passed, N failed, N skipped'.\n"
+          "Exit status: 0 when every test passed and every gate is met, 1 when one\n"
+          "failed, was inconclusive, no test ran or a gate is not met, 2 on a usage\n"
+          "error or an adapter whose hello declares an unknown kind or nothing.\n",
           f);
 }
 
 static void usage_conformance(FILE *f)
 {
     fputs("usage: rl-testbed conformance [CASE_OR_DIR...] [--client CMD [--timeout MS]] [--junit FILE]\n"
-          "                               [--vectors-only|--cases-only] [--quiet]\n"
+          "                               [--vectors-only|--cases-only] [--json FILE] [--quiet|--verbose]\n"
+          "                               [--norm spec|all] [--require KIND,...] [--min-pass N] [--fail-on-skip]\n"
           "\n"
           "The conformance gate. Runs every vector file (schema ratelimitly-vectors/v1),\n"
           "every HA decision case (schema ratelimitly-ha-case/v1, conformance/README.md)\n"
@@ -106,10 +120,12 @@ static void usage_conformance(FILE *f)
           "  --junit FILE    also write JUnit XML to FILE\n"
           "  --vectors-only  run vector files only\n"
           "  --cases-only    run HA cases (and simulator traces) only\n"
-          "  --quiet         print failing rows only\n"
+          GATE_HELP
           "  --help          print this help\n"
           "\n"
-          "Exit status: 0 when everything passed, 1 when something failed, 2 on a usage error.\n",
+          "Exit status: 0 when everything passed and every gate is met, 1 when something\n"
+          "failed, was inconclusive, nothing ran or a gate is not met, 2 on a usage error\n"
+          "or an adapter whose hello declares an unknown kind or nothing.\n",
           f);
 }
 
@@ -170,21 +186,39 @@ static int client_option(int argc, char **argv, int *i, client_opt_t *co, void (
     return 1;
 }
 
-/* Start the adapter of --client; false (message on stderr) when it does not come up. */
-static bool start_client(const client_opt_t *co, rl_adapter_t *a)
+/* Start the adapter of --client. Returns 0 when it is up, 1 (message on
+ * stderr) when it does not come up, 2 when its hello declares nothing to run
+ * or an unknown kind (a usage error of the adapter: nothing would be tested). */
+static int start_client(const client_opt_t *co, rl_adapter_t *a)
 {
     char err[VEC_MSG_MAX];
     if (!rl_adapter_start(a, co->cmd, co->timeout_ms, err, sizeof err)) {
         fprintf(stderr, "rl-testbed: --client '%s': %s\n", co->cmd, err);
-        return false;
+        return 1;
+    }
+    if (!rl_adapter_check_capabilities(a, err, sizeof err)) {
+        fprintf(stderr, "rl-testbed: --client '%s': %s\n", co->cmd, err);
+        rl_adapter_stop(a);
+        return EXIT_USAGE;
     }
     fprintf(stderr, "rl-testbed: client %s %s (adapter protocol %s)\n", a->name, a->version, RL_ADAPTER_PROTOCOL);
-    return true;
+    return 0;
+}
+
+/* The gate options (vec_gate_option); same contract as client_option. */
+static int gate_option(int argc, char **argv, int *i, vec_gate_t *g, void (*print)(FILE *))
+{
+    char err[256];
+    int used = vec_gate_option(argc, argv, i, g, err, sizeof err);
+    if (used < 0)
+        (void)usage_error(print, err, NULL);
+    return used;
 }
 
 static int cmd_vectors(int argc, char **argv)
 {
-    vec_options_t opt = {false, NULL, NULL};
+    vec_options_t opt;
+    memset(&opt, 0, sizeof opt);
     vec_file_list_t files = {NULL, 0, 0};
     client_opt_t co = {NULL, RL_ADAPTER_DEFAULT_TIMEOUT_MS};
     bool only_files = false;
@@ -193,7 +227,8 @@ static int cmd_vectors(int argc, char **argv)
         const char *a = argv[i];
         if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
             rc = vec_file_list_add(&files, a, false) ? 0 : 1;
-        } else if ((used = client_option(argc, argv, &i, &co, usage_vectors)) != 0) {
+        } else if ((used = client_option(argc, argv, &i, &co, usage_vectors)) != 0 ||
+                   (used = gate_option(argc, argv, &i, &opt.gate, usage_vectors)) != 0) {
             rc = used < 0 ? EXIT_USAGE : 0;
         } else if (strcmp(a, "--") == 0) {
             only_files = true;
@@ -221,9 +256,9 @@ static int cmd_vectors(int argc, char **argv)
     rl_adapter_t adapter;
     vec_backend_t backend;
     if (rc == 0 && co.cmd != NULL) {
-        if (!start_client(&co, &adapter)) {
+        if ((rc = start_client(&co, &adapter)) != 0) {
             vec_file_list_free(&files);
-            return 1;
+            return rc;
         }
         backend = vec_client_backend(&adapter);
         opt.backend = &backend;
@@ -238,7 +273,8 @@ static int cmd_vectors(int argc, char **argv)
 
 static int cmd_conformance(int argc, char **argv)
 {
-    conf_options_t opt = {false, NULL, false, false, NULL};
+    conf_options_t opt;
+    memset(&opt, 0, sizeof opt);
     vec_file_list_t files = {NULL, 0, 0};
     client_opt_t co = {NULL, RL_ADAPTER_DEFAULT_TIMEOUT_MS};
     char **args = calloc((size_t)argc, sizeof *args);
@@ -252,7 +288,8 @@ static int cmd_conformance(int argc, char **argv)
         const char *a = argv[i];
         if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
             args[n_args++] = argv[i];
-        } else if ((used = client_option(argc, argv, &i, &co, usage_conformance)) != 0) {
+        } else if ((used = client_option(argc, argv, &i, &co, usage_conformance)) != 0 ||
+                   (used = gate_option(argc, argv, &i, &opt.gate, usage_conformance)) != 0) {
             rc = used < 0 ? EXIT_USAGE : 0;
         } else if (strcmp(a, "--") == 0) {
             only_files = true;
@@ -285,9 +322,7 @@ static int cmd_conformance(int argc, char **argv)
     }
     rl_adapter_t adapter;
     if (rc == 0 && co.cmd != NULL) {
-        if (!start_client(&co, &adapter))
-            rc = 1;
-        else
+        if ((rc = start_client(&co, &adapter)) == 0)
             opt.client = &adapter;
     }
     if (rc == 0)
@@ -346,9 +381,9 @@ static int cmd_dialect(int argc, char **argv)
     if (rc == 0 && files.n == 0 && !dialect_inputs(&files, NULL))
         rc = 1;
     rl_adapter_t adapter;
-    if (rc == 0 && !start_client(&co, &adapter))
-        rc = 1;
-    else if (rc == 0) {
+    if (rc == 0 && (rc = start_client(&co, &adapter)) != 0) {
+        /* the adapter did not come up, or declared nothing (named on stderr) */
+    } else if (rc == 0) {
         rc = dialect_run(&files, &adapter);
         rl_adapter_stop(&adapter);
     }

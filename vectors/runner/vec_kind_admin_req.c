@@ -69,6 +69,7 @@ bool vec_admin_read(const json_t *input, const vj_path_t *path, vec_admin_in_t *
     int rc = r_admin_key_create(text, text_len, &in->key, &kd);
     if (rc != RCLIENT_OK) {
         vec_run_reject(run, vec_key_error_class(kd.reason), "admin_key: %s", kd.message);
+        run->stage = "key"; /* refused before the kind's own step (vec_norm.h) */
         return false;
     }
     return true;

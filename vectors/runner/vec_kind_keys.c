@@ -35,6 +35,7 @@ bool vec_parse_api_key(const json_t *input, const vj_path_t *path, r_auth_key_in
     if (rc != RCLIENT_OK) {
         diag.message[sizeof diag.message - 1] = '\0';
         vec_run_reject(run, vec_key_error_class(diag.reason), "%s", diag.message);
+        run->stage = "key"; /* refused before the kind's own step (vec_norm.h) */
         return false;
     }
     return true;

@@ -30,7 +30,11 @@ typedef struct {
     const char *error_class; /* REJECTED: one of the schema classes (static); NULL when an
                                 adapter's client reports no class (behaviour judged alone) */
     char reason[256];        /* REJECTED, UNSUPPORTED: the core's message naming the failed rule */
+    const char *stage;       /* REJECTED: the step refused at (vec_norm.h; static), NULL when not
+                                reported: a built-in kind then refused at its final step */
     vj_err_t err;            /* BAD_INPUT */
+    const json_t *unproduced; /* ACCEPTED from an adapter: top-level output fields its client declared it
+                                 does not produce (array of strings, borrowed); NULL: none */
 } vec_run_t;
 
 /* input: the test's `input` object (already checked to be an object);

@@ -1,10 +1,46 @@
 /* vec_report.c - result table, JUnit XML and closing line (see vec_report.h). */
+#define _POSIX_C_SOURCE 200809L
+
 #include "vec_report.h"
 
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vec_runner.h"
+
+#ifndef RL_TESTBED_VERSION
+#define RL_TESTBED_VERSION "unknown"
+#endif
+
+const char *vec_testbed_version(void)
+{
+    return RL_TESTBED_VERSION;
+}
+
+/* Monotonic seconds: the time attributes of JUnit and --json. */
+double vec_report_now(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+        return 0.0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+const char *vec_relative_path(const char *path)
+{
+    static char cwd[4096];
+    const char *base = vec_default_base();
+    if (base[0] == '\0') /* the data directory is the current one */
+        base = getcwd(cwd, sizeof cwd) != NULL ? cwd : "";
+    size_t n = strlen(base);
+    if (n > 0 && strncmp(path, base, n) == 0 && path[n] == '/')
+        return path + n + 1;
+    return path;
+}
 
 /* Length of the valid UTF-8 sequence at s (XML 1.0 characters only), or 0. */
 static size_t utf8_seq_len(const unsigned char *s)
@@ -60,6 +96,7 @@ bool vec_report_open(vec_report_t *r, const char *label, bool quiet, const char 
     r->label = label;
     r->out = stdout;
     r->quiet = quiet;
+    r->mark = vec_report_now();
     if (junit_path == NULL)
         return true;
     r->junit = fopen(junit_path, "w");
@@ -68,6 +105,8 @@ bool vec_report_open(vec_report_t *r, const char *label, bool quiet, const char 
         return false;
     }
     fprintf(r->junit, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"rl-testbed %s\">\n", label);
+    fprintf(r->junit, "  <properties><property name=\"testbed_version\" value=\"%s\"/></properties>\n",
+            RL_TESTBED_VERSION);
     return true;
 }
 
@@ -97,8 +136,6 @@ void vec_report_file_begin_columns(vec_report_t *r, const char *path, const char
     r->header_printed = false;
     r->columns = columns;
     r->n_cases = 0;
-    if (!r->quiet)
-        print_header(r);
 }
 
 static void keep_case(vec_report_t *r, const vec_case_t *c)
@@ -118,29 +155,27 @@ static void keep_case(vec_report_t *r, const vec_case_t *c)
     r->cases[r->n_cases++] = *c;
 }
 
-/* Count a case under one of the three verdicts. */
-static void tally(vec_report_t *r, const vec_case_t *c)
-{
-    if (c->skipped)
-        r->skipped++;
-    else if (c->pass)
-        r->passed++;
-    else
-        r->failed++;
-}
-
 static const char *status_word(const vec_case_t *c)
 {
-    return c->skipped ? "SKIP" : c->pass ? "PASS" : "FAIL";
+    return c->skipped ? "SKIP" : c->inconclusive ? "INCONCLUSIVE" : c->pass ? "PASS" : "FAIL";
 }
 
-void vec_report_count(vec_report_t *r, vec_case_t *c)
+/* Sanitize, time and count a case (vec_summary.c), and keep it for JUnit. */
+static void record(vec_report_t *r, vec_case_t *c)
 {
     vec_sanitize(c->detail);
     vec_sanitize(c->id);
     vec_sanitize(c->name);
-    tally(r, c);
+    double now = vec_report_now();
+    c->seconds = now > r->mark ? now - r->mark : 0.0;
+    r->mark = now;
+    vec_summary_tally(r, c);
     keep_case(r, c);
+}
+
+void vec_report_count(vec_report_t *r, vec_case_t *c)
+{
+    record(r, c);
 }
 
 static void print_row(vec_report_t *r, const char *name, const char *status, bool failing, char *detail)
@@ -160,18 +195,23 @@ void vec_report_row(vec_report_t *r, const char *name, bool pass, char *detail)
     print_row(r, name, pass ? "PASS" : "FAIL", !pass, detail);
 }
 
+void vec_report_inconclusive_row(vec_report_t *r, const char *name, char *detail)
+{
+    print_row(r, name, "INCONCLUSIVE", true, detail);
+}
+
 void vec_report_skip_row(vec_report_t *r, const char *name, char *detail)
 {
-    print_row(r, name, "SKIP", false, detail);
+    if (r->gate.verbose)
+        print_row(r, name, "SKIP", false, detail);
 }
 
 void vec_report_case(vec_report_t *r, vec_case_t *c)
 {
-    vec_sanitize(c->detail);
-    vec_sanitize(c->id);
-    vec_sanitize(c->name);
-    tally(r, c);
-    if ((!c->pass || !r->quiet) && r->out != NULL) {
+    record(r, c);
+    /* failing and inconclusive rows always; passing ones unless quiet; skips with --verbose */
+    bool show = c->skipped ? r->gate.verbose && !r->quiet : !c->pass || c->inconclusive || !r->quiet;
+    if (show && r->out != NULL) {
         print_header(r);
         const char *status = status_word(c);
         if (c->detail[0] == '\0')
@@ -179,7 +219,6 @@ void vec_report_case(vec_report_t *r, vec_case_t *c)
         else
             fprintf(r->out, "  %-8s %-8s %-6s %s\n", c->id, c->result, status, c->detail);
     }
-    keep_case(r, c);
 }
 
 static void xml_escaped(FILE *f, const char *s)
@@ -201,25 +240,32 @@ void vec_report_file_end(vec_report_t *r)
     if (r->junit == NULL)
         return;
     size_t failures = 0, skipped = 0;
+    double seconds = 0.0;
     for (size_t i = 0; i < r->n_cases; i++) {
-        skipped += r->cases[i].skipped ? 1u : 0u;
-        failures += r->cases[i].pass || r->cases[i].skipped ? 0u : 1u;
+        const vec_case_t *c = &r->cases[i];
+        skipped += c->skipped ? 1u : 0u;
+        failures += (c->pass && !c->inconclusive) || c->skipped ? 0u : 1u;
+        seconds += c->seconds;
     }
     fputs("  <testsuite name=\"", r->junit);
-    xml_escaped(r->junit, r->path);
-    fprintf(r->junit, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n", r->n_cases, failures,
-            skipped);
+    xml_escaped(r->junit, vec_relative_path(r->path));
+    fprintf(r->junit, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"%.6f\">\n",
+            r->n_cases, failures, skipped, seconds);
     for (size_t i = 0; i < r->n_cases; i++) {
         const vec_case_t *c = &r->cases[i];
         fputs("    <testcase classname=\"", r->junit);
         xml_escaped(r->junit, strcmp(r->kind, "-") == 0 ? "vectors" : r->kind);
         fputs("\" name=\"", r->junit);
         xml_escaped(r->junit, c->name);
-        if (c->pass) {
+        fprintf(r->junit, "\" time=\"%.6f", c->seconds);
+        if (c->pass && !c->inconclusive) {
             fputs("\"/>\n", r->junit);
             continue;
         }
-        fputs(c->skipped ? "\">\n      <skipped message=\"" : "\">\n      <failure message=\"", r->junit);
+        fputs(c->skipped        ? "\">\n      <skipped message=\""
+              : c->inconclusive ? "\">\n      <failure type=\"inconclusive\" message=\""
+                                : "\">\n      <failure message=\"",
+              r->junit);
         xml_escaped(r->junit, c->detail);
         fputs("\"/>\n    </testcase>\n", r->junit);
     }
@@ -237,22 +283,14 @@ bool vec_report_close(vec_report_t *r, const char *junit_path)
     }
     free(r->cases);
     r->cases = NULL;
-    if (r->out != NULL) {
-        if (!r->quiet || r->failed > 0)
-            fprintf(r->out, "\n");
-        /* CI greps "N passed, N failed": the skipped count only follows when there is one. */
-        if (r->skipped > 0)
-            fprintf(r->out, "%s: %lu passed, %lu failed, %lu skipped\n", r->label, r->passed, r->failed,
-                    r->skipped);
-        else
-            fprintf(r->out, "%s: %lu passed, %lu failed\n", r->label, r->passed, r->failed);
-        fflush(r->out);
-    }
+    bool gates_met = vec_summary_print(r);
+    r->exit_status = r->failed == 0 && r->inconclusive == 0 && gates_met ? 0 : 1;
+    bool json_ok = vec_summary_write_json(r);
     if (junit_path != NULL) {
         if (ok)
             fprintf(stderr, "rl-testbed: JUnit XML written to %s\n", junit_path);
         else
             fprintf(stderr, "rl-testbed: writing JUnit XML to %s failed\n", junit_path);
     }
-    return ok;
+    return ok && json_ok;
 }

@@ -9,16 +9,38 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "vec_json.h"
+#include "vec_norm.h"
 
 typedef struct {
-    char name[80];           /* JUnit testcase name: "tcId 7", "tests[3]", "envelope" or a case id[mode] */
+    char name[200];          /* JUnit testcase name: "tcId 7: <comment>", "tests[3]", "envelope" or a case id[mode] */
     char id[32];             /* table tcId column */
     const char *result;      /* "valid", "invalid" or "-" */
     bool pass;
     bool skipped;            /* unsupported by the client under test: neither passed nor failed */
+    bool inconclusive;       /* a refusal that proves nothing (no stage): neither passed nor failed */
+    char step[16];           /* the client step the test is about ("" when not known) */
+    char norm[160];          /* the spec sentence or "project: ..." ("" when not known) */
+    bool spec;               /* the norm is the spec's */
+    vec_severity_t severity; /* of a failure */
     char detail[VEC_MSG_MAX]; /* why it failed; empty on pass */
+    double seconds;          /* time the test took (set by the report) */
 } vec_case_t;
+
+/* Gates of a run beyond "nothing failed" (conformance/ADAPTER.md "Gates"). */
+typedef struct {
+    const char *require;     /* "kind,kind": each must have a test that ran (not skipped); NULL: none */
+    unsigned long min_pass;  /* at least this many passed */
+    bool fail_on_skip;       /* a skipped test fails the run */
+    bool verbose;            /* print SKIP rows, not only one summary line per skip reason */
+    bool norm_spec;          /* run the tests whose norm is a spec sentence only */
+    const char *json_path;   /* NULL: no JSON results file */
+} vec_gate_t;
+
+#define VEC_SKIP_REASONS 64u
+#define VEC_RAN_KINDS 32u
 
 typedef struct {
     const char *label;       /* closing-line and <testsuites> name: "vectors", "conformance" */
@@ -26,7 +48,22 @@ typedef struct {
     FILE *out;               /* the table and closing line; NULL prints nothing (fuzz harness) */
     bool quiet;              /* print failing rows only */
     FILE *junit;             /* NULL without --junit */
-    unsigned long passed, failed, skipped;
+    unsigned long passed, failed, skipped, inconclusive;
+    unsigned long not_run;   /* tests left out by --norm spec */
+    unsigned long failed_by[VEC_SEV_COUNT];
+    vec_gate_t gate;         /* zero: no gate beyond "nothing failed" */
+    int exit_status;         /* set by vec_report_close: 0 pass, 1 a failure or a gate not met */
+    struct {
+        char reason[160];
+        unsigned long n;
+    } skips[VEC_SKIP_REASONS]; /* one summary line per skip reason */
+    size_t n_skips;
+    char ran[VEC_RAN_KINDS][40]; /* kinds with a test that ran (for --require) */
+    size_t n_ran;
+    char **fail_lines;       /* "<severity>\t<path> <name>: <detail>" per failure, for the grouped summary */
+    size_t n_fail_lines, cap_fail_lines;
+    json_t *results;         /* --json: one object per test; NULL without */
+    double mark;             /* monotonic seconds at the end of the last case */
     const struct vec_backend *backend; /* NULL: the built-in C kinds; else an adapter (vec_runner.h) */
     char path[VJ_PATH_MAX];  /* current file, sanitized */
     char kind[64];
@@ -34,6 +71,20 @@ typedef struct {
     vec_case_t *cases;       /* current file's cases, kept for its <testsuite> */
     size_t n_cases, cap_cases;
 } vec_report_t;
+
+/* Parse one gate option at argv[*i] (--require KIND,..., --min-pass N,
+ * --fail-on-skip, --verbose, --norm spec|all, --json FILE; "--opt=value"
+ * too) into g. Returns 1 when consumed (*i moved past a separate value), 0
+ * when argv[*i] is not one, -1 with err set on a bad value (an unknown kind,
+ * a count that is not one, a missing value). */
+int vec_gate_option(int argc, char **argv, int *i, vec_gate_t *g, char *err, size_t cap);
+
+/* The testbed's version, as JUnit and --json report it. */
+const char *vec_testbed_version(void);
+
+/* The file path relative to the data directory (vec_default_base()) when it
+ * lies under it: JUnit and --json never name an install path. */
+const char *vec_relative_path(const char *path);
 
 /* Start a run labelled label ("vectors", "conformance"), printing to stdout
  * (set r->out afterwards to redirect or, with NULL, silence it). junit_path
@@ -51,13 +102,35 @@ void vec_report_file_end(vec_report_t *r);
  * counted: the checks of one conformance case. Quiet runs print failing rows
  * only. detail is sanitized in place. */
 void vec_report_row(vec_report_t *r, const char *name, bool pass, char *detail);
-/* The same, for a check the client under test does not support (SKIP). */
+/* The same, for a check whose answer proves nothing (INCONCLUSIVE; printed
+ * also when quiet). */
+void vec_report_inconclusive_row(vec_report_t *r, const char *name, char *detail);
+/* The same, for a check the client under test does not support (SKIP; printed
+ * with gate.verbose only). */
 void vec_report_skip_row(vec_report_t *r, const char *name, char *detail);
 /* Count and keep (for JUnit) a case without printing a row for it. */
 void vec_report_count(vec_report_t *r, vec_case_t *c);
-/* Finish the JUnit file, print the closing line last on stdout, and name the
- * JUnit file on stderr. Returns false when writing the JUnit file failed. */
+/* Finish the JUnit file, print one line per skip reason, the failures grouped
+ * by severity and every gate not met, then the closing line last on stdout
+ * ("label: N passed, N failed[, N inconclusive][, N skipped]", with
+ * "; failed by severity: security N, decision N, interop N, convention N"
+ * when one failed), write the --json file, and name the files on stderr.
+ * Sets r->exit_status: 1 when a test failed or was inconclusive, no test ran,
+ * or a gate is not met; else 0. Returns false when writing a file failed. */
 bool vec_report_close(vec_report_t *r, const char *junit_path);
+
+/* Internals shared with vec_summary.c. */
+double vec_report_now(void);
+/* Count c under its verdict, severity, skip reason and kind; keep it for
+ * --json and the grouped failure lines. */
+void vec_summary_tally(vec_report_t *r, const vec_case_t *c);
+/* Print the skip summary, the failures by severity, the gates not met and
+ * the closing line (when r->out). Returns true when every gate is met. Frees
+ * the failure lines. */
+bool vec_summary_print(vec_report_t *r);
+/* Write r->results to r->gate.json_path (no-op without); frees them. False
+ * (message on stderr) when the file cannot be written. */
+bool vec_summary_write_json(vec_report_t *r);
 
 /* Make s printable, single-line, valid UTF-8 (bad bytes become '?'). */
 void vec_sanitize(char *s);

@@ -11,6 +11,8 @@
 
 #include "vec_check.h"
 #include "vec_kinds.h"
+#include "vec_leak.h"
+#include "vec_norm.h"
 #include "vec_report.h"
 
 #define SCHEMA_ID "ratelimitly-vectors/v1"
@@ -107,32 +109,116 @@ static bool check_invalid_expected(const json_t *expected, const vj_path_t *ep, 
     return true;
 }
 
-/* An expected field absent from the output: the built-in runner leaves out a
- * field that does not apply to the input (a file error, vec_check.c); a
- * client's adapter that leaves one out answered short, named as such. */
-static bool client_output_complete(const json_t *expected, const json_t *actual, const vj_path_t *ep,
-                                   vec_case_t *c)
+/* A refusal of an invalid test is judged at its step (conformance/ADAPTER.md
+ * "Steps"): a refusal at another step proves nothing about the test's rule
+ * and fails; a client's refusal without a stage, on a test whose kind has an
+ * earlier step it could have refused at, is inconclusive. A built-in kind
+ * that reports no stage refused at the kind's final step. True when the
+ * class is still to be judged. */
+static bool judge_stage(const vec_kind_t *kind, bool from_client, const vec_tag_t *tag, const vec_run_t *run,
+                        vec_case_t *c)
 {
-    const char *key;
-    json_t *value;
-    json_object_foreach((json_t *)expected, key, value) {
-        if (json_object_get(actual, key) == NULL) {
-            case_fail(c, "%s.%s: absent from the client's output", ep->s, key);
-            return false;
-        }
+    const char *stage = run->stage;
+    if (stage == NULL && !from_client)
+        stage = vec_kind_final_step(kind->name);
+    if (stage == NULL) {
+        if (vec_step_rank(kind->name, tag->step) <= 0)
+            return true;
+        c->inconclusive = true;
+        vec_format(c->detail, sizeof c->detail,
+                   "inconclusive: rejected without a stage; the test is about the %s (a refusal at the %s "
+                   "looks the same): %s",
+                   tag->step, vec_kind_steps(kind->name)[0], run->reason);
+        return false;
+    }
+    if (strcmp(stage, tag->step) != 0) {
+        if (vec_step_rank(kind->name, stage) < 0)
+            case_fail(c, "refused at the %s, not a step of %s; the test is about the %s (%s)", stage, kind->name,
+                      tag->step, run->reason);
+        else
+            case_fail(c, "refused at the %s; the test is about the %s (%s)", stage, tag->step, run->reason);
+        return false;
     }
     return true;
 }
 
-static void judge(const vec_kind_t *kind, bool from_client, bool want_valid, const json_t *expected,
-                  const vj_path_t *ep, vec_run_t *run, vec_case_t *c)
+/* An oversized request a client cut down instead of refusing (api.md
+ * "Capacity limits"): say so rather than only "accepted". */
+static void name_truncation(const json_t *actual, const json_t *test, vec_case_t *c)
 {
+    const json_t *flags = json_object_get(test, "flags");
+    const char *hex = json_string_value(json_object_get(actual, "packet_hex"));
+    bool capacity = false;
+    for (size_t i = 0; i < json_array_size(flags); i++)
+        capacity = capacity || vj_string_is(json_array_get(flags, i), "Capacity");
+    if (capacity && hex != NULL) {
+        size_t n = strlen(c->detail);
+        vec_format(c->detail + n, sizeof c->detail - n,
+                   "; the oversized request was truncated to a %zu-byte datagram instead of refused",
+                   strlen(hex) / 2u);
+    }
+}
+
+/* expected without the output fields the client declared it does not
+ * produce (capabilities.unproduced_fields), which are removed from actual
+ * too: every other field is still compared. A new reference. */
+static json_t *without_unproduced(const json_t *expected, json_t *actual, const json_t *unproduced)
+{
+    if (json_array_size(unproduced) == 0)
+        return json_incref((json_t *)expected);
+    json_t *want = json_copy((json_t *)expected);
+    for (size_t i = 0; want != NULL && i < json_array_size(unproduced); i++) {
+        const char *f = json_string_value(json_array_get(unproduced, i));
+        if (f != NULL) {
+            json_object_del(want, f);
+            json_object_del(actual, f);
+        }
+    }
+    return want;
+}
+
+/* Key material in a datagram the client built (vec_leak.h): a failure of
+ * severity security, whatever else the test is about. True when found. */
+static bool leaks_key(const json_t *test, const json_t *actual, vec_case_t *c)
+{
+    const char *hex = json_string_value(json_object_get(actual, "packet_hex"));
+    const char *key = json_string_value(json_object_get(json_object_get(test, "input"), "key"));
+    size_t n = hex != NULL ? strlen(hex) / 2u : 0;
+    if (hex == NULL || key == NULL || n == 0)
+        return false;
+    uint8_t *pkt = malloc(n);
+    char msg[160];
+    bool leak = false;
+    if (pkt != NULL) {
+        for (size_t i = 0; i < n; i++) {
+            unsigned v = 0;
+            if (sscanf(hex + 2 * i, "%2x", &v) != 1)
+                break;
+            pkt[i] = (uint8_t)v;
+        }
+        leak = vec_datagram_leaks(key, pkt, n, msg, sizeof msg);
+        free(pkt);
+    }
+    if (leak) {
+        case_fail(c, "key material on the wire: %s", msg);
+        c->severity = VEC_SEV_SECURITY;
+        vec_format(c->norm, sizeof c->norm, "%s", "wire_protocol.md \"Auth Header\": secrets never go on the wire MUST");
+    }
+    return leak;
+}
+
+static void judge(const vec_kind_t *kind, bool from_client, bool want_valid, const json_t *test,
+                  const vec_tag_t *tag, const vj_path_t *ep, vec_run_t *run, vec_case_t *c)
+{
+    const json_t *expected = json_object_get(test, "expected");
     const json_t *want_error = json_object_get(expected, "error");
     if (run->status == VEC_RUN_BAD_INPUT && run->err.range) {
         /* A well-typed input outside its field's range (tokens_requested 65536,
          * a u32 of 2^32): a builder in any language must reject it, class range. */
         vec_run_reject(run, "range", "%s", run->err.msg);
     }
+    if (run->status == VEC_RUN_REJECTED && !want_valid && !judge_stage(kind, from_client, tag, run, c))
+        return;
     switch (run->status) {
     case VEC_RUN_BAD_INPUT:
         case_fail(c, "%s", run->err.msg);
@@ -156,63 +242,101 @@ static void judge(const vec_kind_t *kind, bool from_client, bool want_valid, con
                       run->reason);
         return;
     case VEC_RUN_ACCEPTED:
+        if (leaks_key(test, run->actual, c))
+            return;
         if (!want_valid) {
             case_fail(c, "expected invalid, accepted (expected error \"%s\")", json_string_value(want_error));
+            name_truncation(run->actual, test, c);
         } else {
             vj_err_t e;
-            if (from_client && !client_output_complete(expected, run->actual, ep, c))
+            json_t *want = without_unproduced(expected, run->actual, run->unproduced);
+            if (want == NULL) {
+                case_fail(c, "out of memory");
                 return;
-            if (!vec_check_expected(expected, run->actual, kind->expected_fields, kind->name, ep, &e))
+            }
+            if (!vec_check_output(want, run->actual, kind->expected_fields, kind->name, ep, from_client, &e))
                 case_fail(c, "%s", e.msg);
+            json_decref(want);
         }
         return;
     }
 }
 
-static void run_test(const vec_backend_t *backend, const vec_kind_t *kind, const json_t *test, size_t i,
+/* The test's comment after the tcId in the JUnit name, and after a failure's detail. */
+static void add_comment(const json_t *test, vec_case_t *c)
+{
+    const char *comment = json_string_value(json_object_get(test, "comment"));
+    if (comment == NULL || comment[0] == '\0')
+        return;
+    size_t n = strlen(c->name);
+    vec_format(c->name + n, sizeof c->name - n, ": %s", comment);
+    if (c->skipped || (c->pass && !c->inconclusive))
+        return; /* a skip reason stays the same for every test it skips: one summary line */
+    n = strlen(c->detail);
+    vec_format(c->detail + n, sizeof c->detail - n, " [test: %s]", comment);
+}
+
+static void tag_case(const vec_tag_t *tag, vec_case_t *c)
+{
+    vec_format(c->step, sizeof c->step, "%s", tag->step);
+    vec_format(c->norm, sizeof c->norm, "%s", tag->norm);
+    c->spec = tag->spec;
+    c->severity = tag->severity;
+}
+
+/* Returns false when the test is left out (--norm spec and a project norm). */
+static bool run_test(const vec_report_t *r, const vec_kind_t *kind, const json_t *test, size_t i,
                      tcid_set_t *seen, vec_case_t *c)
 {
+    const vec_backend_t *backend = r->backend;
     vj_path_t tp = vj_path_index(&(vj_path_t){"tests"}, i);
     vj_err_t e;
     const json_t *input = NULL, *expected = NULL;
+    vec_tag_t tag;
     c->pass = true;
     c->result = "-";
     vec_format(c->id, sizeof c->id, "%s", tp.s);
     vec_format(c->name, sizeof c->name, "%s", tp.s);
     if (!vj_v_object(test, &tp, &e)) {
         case_fail(c, "%s", e.msg);
-        return;
+        return true;
     }
+    vec_tag_test(kind->name, test, &tag);
+    if (r->gate.norm_spec && !tag.spec)
+        return false;
     if (!read_tcid(test, &tp, i, seen, c) || !check_annotations(test, &tp, c))
-        return;
+        return true;
     const json_t *result = json_object_get(test, "result");
     bool want_valid = vj_string_is(result, "valid");
     if (!want_valid && !vj_string_is(result, "invalid")) {
         char got[96];
         case_fail(c, "%s.result: expected \"valid\" or \"invalid\", got %s", tp.s,
                   vj_describe(result, got, sizeof got));
-        return;
+        return true;
     }
     c->result = want_valid ? "valid" : "invalid";
     if (!vj_object(test, &tp, "input", &input, &e) || !vj_object(test, &tp, "expected", &expected, &e)) {
         case_fail(c, "%s", e.msg);
-        return;
+        return true;
     }
     vj_path_t ip = vj_path_key(&tp, "input"), ep = vj_path_key(&tp, "expected");
     if (!want_valid && !check_invalid_expected(expected, &ep, c))
-        return;
+        return true;
     if (kind->run == NULL && backend == NULL) {
         case_fail(c, "kind %s not supported by this build", kind->name);
-        return;
+        return true;
     }
+    tag_case(&tag, c); /* a test of the file that runs: its failure has the test's severity */
     vec_run_t run;
     memset(&run, 0, sizeof run);
     if (backend != NULL)
         backend->run(backend->ctx, kind, input, &ip, &run);
     else
         kind->run(input, &ip, &run);
-    judge(kind, backend != NULL, want_valid, expected, &ep, &run, c);
+    judge(kind, backend != NULL, want_valid, test, &tag, &ep, &run, c);
     json_decref(run.actual);
+    add_comment(test, c);
+    return true;
 }
 
 /* ---- one file --------------------------------------------------------------- */
@@ -334,8 +458,10 @@ void vec_run_root(vec_report_t *r, const char *path, const json_t *root)
         for (size_t i = 0; i < n; i++) {
             vec_case_t c;
             memset(&c, 0, sizeof c);
-            run_test(r->backend, kind, json_array_get(tests, i), i, &seen, &c);
-            vec_report_case(r, &c);
+            if (run_test(r, kind, json_array_get(tests, i), i, &seen, &c))
+                vec_report_case(r, &c);
+            else
+                r->not_run++;
         }
     }
     free(ids);
@@ -364,12 +490,13 @@ int vec_run(const vec_file_list_t *files, const vec_options_t *opt)
     if (!vec_report_open(&r, "vectors", opt->quiet, opt->junit_path))
         return 2;
     r.backend = opt->backend;
+    r.gate = opt->gate;
     for (size_t i = 0; i < files->n; i++) {
         run_file(&r, &files->files[i]);
         vec_report_file_end(&r);
     }
-    bool junit_ok = vec_report_close(&r, opt->junit_path);
-    if (!junit_ok)
+    bool files_ok = vec_report_close(&r, opt->junit_path);
+    if (!files_ok)
         return 2; /* the report could not be written: not a test verdict */
-    return r.failed == 0 ? 0 : 1;
+    return r.exit_status;
 }

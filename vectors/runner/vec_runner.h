@@ -24,6 +24,7 @@ typedef struct {
     bool quiet;             /* print failing rows only */
     const char *junit_path; /* NULL: no JUnit XML */
     const vec_backend_t *backend; /* NULL: the built-in C runner */
+    vec_gate_t gate;        /* --require, --min-pass, --fail-on-skip, --verbose, --norm, --json */
 } vec_options_t;
 
 /* One file to run. no_match marks a required glob that matched nothing; it is
@@ -47,7 +48,8 @@ bool vec_file_list_add(vec_file_list_t *list, const char *path, bool no_match);
 void vec_file_list_free(vec_file_list_t *list);
 
 /* Run the files and print the table and the closing line. Returns the exit
- * status: 0 when every test of every file passed, else 1. */
+ * status: 0 when every test of every file passed and every gate of
+ * opt->gate is met, 1 otherwise, 2 when a report file cannot be written. */
 int vec_run(const vec_file_list_t *files, const vec_options_t *opt);
 
 /* Building blocks shared with `rl-testbed conformance`. */

@@ -422,6 +422,10 @@ static json_t *submit(adapter_ha_t *ha)
     const char *status = rc == RCLIENT_OK ? "ok" : rc == RCLIENT_ERR_CONFIG ? "rejected"
                                                    : rc == RCLIENT_ERR_IO   ? "send_failed"
                                                                             : r_client_strerror(rc);
+    /* RCLIENT_ERR_CONFIG at submit: the policy or its TTL against the key (api.md "Errors"); the key
+     * itself was checked at ha_create (ADAPTER.md "Steps") */
+    if (rc == RCLIENT_ERR_CONFIG)
+        return report(ha, json_pack("{s:s, s:s}", "status", status, "stage", "policy"));
     return report(ha, json_pack("{s:s}", "status", status));
 }
 

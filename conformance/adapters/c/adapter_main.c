@@ -16,6 +16,7 @@
 
 #include "adapter_c.h"
 #include "vec_kinds.h"
+#include "vec_norm.h"
 
 #define LINE_MAX_BYTES (1u << 20)
 
@@ -29,8 +30,8 @@ static json_t *hello(void)
                                         "admin_status_response", "admin_metrics_query", "admin_metrics_response"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         json_array_append_new(kinds, json_string(names[i]));
-    return json_pack("{s:s, s:{s:s, s:s}, s:{s:o, s:b, s:{s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b}}}",
-                     "protocol", "ratelimitly-adapter/1", "client", "name", "rclient (C reference adapter)",
+    return json_pack("{s:s, s:i, s:{s:s, s:s}, s:{s:o, s:b, s:{s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b}}}",
+                     "protocol", "ratelimitly-adapter/1", "revision", 2, "client", "name", "rclient (C reference adapter)",
                      "version", "0.1", "capabilities", "vector_kinds", kinds, "error_classes", true, "ha", "cases",
                      true, "presets", true, "preference", true, "completion_delivery", true, "clock", true,
                      "random", true, "explicit_servers", true, "send_failures", true, "profile", true);
@@ -54,7 +55,9 @@ static json_t *vector(const json_t *req)
     switch (run.status) {
     case VEC_RUN_ACCEPTED: return json_pack("{s:s, s:o}", "status", "accepted", "output", run.actual);
     case VEC_RUN_REJECTED:
-        return json_pack("{s:s, s:s?, s:s}", "status", "rejected", "error", run.error_class, "reason", run.reason);
+        /* the step refused at (ADAPTER.md "Steps"): a kind function names an earlier one, else its own */
+        return json_pack("{s:s, s:s?, s:s, s:s}", "status", "rejected", "error", run.error_class, "reason", run.reason,
+                         "stage", run.stage != NULL ? run.stage : vec_kind_final_step(kind->name));
     case VEC_RUN_UNSUPPORTED: return json_pack("{s:s, s:s}", "status", "unsupported", "reason", run.reason);
     default: return json_pack("{s:s, s:s}", "status", "bad_input", "reason", run.err.msg);
     }

@@ -46,22 +46,31 @@ if DIALECT - VARIANTS:
 
 
 class Rejected(Exception):
-    """The client refused the input; cls is the schema error class or None."""
+    """The client refused the input; cls is the schema error class or None,
+    stage the step it refused at (ADAPTER.md "Steps") or None."""
 
-    def __init__(self, cls, reason):
+    def __init__(self, cls, reason, stage=None):
         super().__init__(reason)
         self.cls = cls
+        self.stage = stage
 
 
 # ---------------------------------------------------------------------------
 # The client under test: one function per vector kind, input dict -> output dict.
 # Raise Rejected(class, reason) when the client refuses the input.
 
-def call_model(fn, *args):
+def call_model(fn, *args, stage=None):
     try:
         return fn(*args)
     except model.VecError as e:
-        raise Rejected(e.cls, e.why) from None
+        raise Rejected(e.cls, e.why, stage) from None
+
+
+def with_key(inp, field, decode, fn, stage):
+    """Take the credential first (a refusal there is at the "key" step), then do fn at `stage`."""
+    if field in inp:  # administrative inputs may carry a plaintext PDU alone, with no key
+        call_model(decode, inp[field], stage="key")
+    return call_model(fn, inp, stage=stage)
 
 
 def bucket_id(inp):
@@ -96,21 +105,21 @@ def server_id(inp):
 
 
 def srv_target(inp):
-    return {"server_id": str(call_model(model.parse_srv_target, inp["target"]))}
+    return {"server_id": str(call_model(model.parse_srv_target, inp["target"], stage="discovery"))}
 
 
 def rate_request_packet(inp):
-    return {"packet_hex": call_model(model.build_rate_request, inp).hex()}
+    return {"packet_hex": with_key(inp, "key", model.decode_api_key, model.build_rate_request, "request").hex()}
 
 
 def latency_report_packet(inp):
-    packet = call_model(model.build_latency_report, inp)
+    packet = with_key(inp, "key", model.decode_api_key, model.build_latency_report, "report")
     # A call whose every report is filtered sends nothing (api.md): the schema's {"sent": false}.
     return {"sent": False} if packet is None else {"packet_hex": packet.hex()}
 
 
 def rate_response(inp):
-    out = call_model(model.parse_rate_response, inp)
+    out = with_key(inp, "key", model.decode_api_key, model.parse_rate_response, "response")
     if "guard_le" in DIALECT:
         out["success"] = guard_le_success(inp, out)
     return out
@@ -134,34 +143,34 @@ def guard_le_success(inp, out):
 def ha_schedule(inp):
     rule, expected = gen_ha_schedule.evaluate(inp["policy"], inp["dedup_ttl_ms_max"])
     if rule is not None:
-        raise Rejected("range", rule)
+        raise Rejected("range", rule, "policy")
     if "horizon_no_f" in DIALECT:
         expected["ttl_ms"] = sum(expected["round_ms"])
     return expected
 
 
 def admin_tenant_mutation(inp):
-    return call_model(admin_model.parse_tenant_mutation, inp)
+    return with_key(inp, "admin_key", model.decode_secret_key, admin_model.parse_tenant_mutation, "admin")
 
 
 def admin_tenant_ack(inp):
-    return call_model(admin_model.parse_tenant_ack, inp)
+    return with_key(inp, "admin_key", model.decode_secret_key, admin_model.parse_tenant_ack, "admin")
 
 
 def admin_status_query(inp):
-    return call_model(admin_model.parse_status_query, inp)
+    return with_key(inp, "admin_key", model.decode_secret_key, admin_model.parse_status_query, "admin")
 
 
 def admin_status_response(inp):
-    return call_model(admin_model.parse_status_response, inp)
+    return with_key(inp, "admin_key", model.decode_secret_key, admin_model.parse_status_response, "admin")
 
 
 def admin_metrics_query(inp):
-    return call_model(admin_model.parse_metrics_query, inp)
+    return with_key(inp, "admin_key", model.decode_secret_key, admin_model.parse_metrics_query, "admin")
 
 
 def admin_metrics_response(inp):
-    return call_model(admin_model.parse_metrics_response, inp)
+    return with_key(inp, "admin_key", model.decode_secret_key, admin_model.parse_metrics_response, "admin")
 
 
 KINDS = {f.__name__: f for f in (bucket_id, tracker_id, api_key, secret_key, quota_word, server_id, srv_target,
@@ -175,7 +184,7 @@ KINDS = {f.__name__: f for f in (bucket_id, tracker_id, api_key, secret_key, quo
 
 def hello():
     name = "python template adapter" + (f" (dialect {','.join(sorted(DIALECT))})" if DIALECT else "")
-    return {"protocol": PROTOCOL, "client": {"name": name, "version": "1"},
+    return {"protocol": PROTOCOL, "revision": 2, "client": {"name": name, "version": "1"},
             "capabilities": {"vector_kinds": sorted(KINDS), "error_classes": True, "ha": {"cases": False}}}
 
 
@@ -186,7 +195,7 @@ def vector(req):
     try:
         return {"status": "accepted", "output": fn(req["input"])}
     except Rejected as e:
-        return {"status": "rejected", "error": e.cls, "reason": str(e)}
+        return {"status": "rejected", "error": e.cls, "reason": str(e), "stage": e.stage}
     except (KeyError, TypeError, ValueError, struct.error) as e:
         return {"status": "bad_input", "reason": f"{type(e).__name__}: {e}"}
 

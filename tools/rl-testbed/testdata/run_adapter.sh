@@ -44,18 +44,20 @@ expect "C adapter: hello named on stderr" 0 err "rl-testbed: client rclient (C r
 # Case runs, not files: a case with "auth": "any" runs once per auth mode (conformance/README.md
 # "Auth modes"), so the built-in runner's count of passed runs is the number to skip.
 n_cases=$(printf '%s\n' "$want" | sed -n 's/^conformance: \([0-9]*\) passed, 0 failed$/\1/p')
-expect "Python adapter: HA cases skipped, declared" 0 out "conformance: 0 passed, 0 failed, $n_cases skipped" -- \
+# Nothing ran: the run fails (ADAPTER.md "Gates"), and one line names the skip reason.
+expect "Python adapter: HA cases skipped, declared" 1 out "skipped $n_cases: unsupported: HA cases not declared in hello (capabilities.ha.cases)" -- \
     conformance --cases-only --quiet --client "$py" conformance/cases
-expect "skipped case says why" 0 out "SKIP   unsupported: HA cases not declared in hello" -- \
-    conformance --client "$py" conformance/cases/rule4_oldest_selected_immediately.json
+last_line "Python adapter: HA cases skipped, closing line" "conformance: 0 passed, 0 failed, $n_cases skipped"
+expect "skipped case says why (--verbose)" 1 out "SKIP   unsupported: HA cases not declared in hello" -- \
+    conformance --verbose --client "$py" conformance/cases/rule4_oldest_selected_immediately.json
 
 # --- three verdicts -------------------------------------------------------------
-expect "only_bucket: others skipped" 0 out "SKIP   unsupported: kind tracker_id not declared in hello" -- \
+expect "only_bucket: others skipped" 0 out "skipped 14: unsupported: kind tracker_id not declared in hello" -- \
     vectors --client "$fake only_bucket $cadapter" vectors/bucket_id.json vectors/tracker_id.json
 last_line "only_bucket: closing line" "vectors: 16 passed, 0 failed, 14 skipped"
-expect "answered unsupported" 0 out "SKIP   unsupported: the client says: no latency trackers in this client" -- \
+expect "answered unsupported" 1 out "skipped 14: unsupported: the client says: no latency trackers in this client" -- \
     vectors --client "$fake answer_unsupported $cadapter" vectors/tracker_id.json
-expect "skipped in JUnit" 0 err "JUnit XML written" -- vectors --client "$fake only_bucket" --junit "$tmp/j.xml" \
+expect "skipped in JUnit" 1 err "JUnit XML written" -- vectors --client "$fake only_bucket" --junit "$tmp/j.xml" \
     vectors/tracker_id.json
 checks=$((checks + 1))
 if grep -q '<skipped message="unsupported: kind tracker_id not declared in hello"/>' "$tmp/j.xml" &&
@@ -64,14 +66,14 @@ expect "no error classes: behaviour judged" 0 out "PASS   rejected; no error cla
     vectors --client "$fake no_classes $cadapter" vectors/quota_word.json
 last_line "no error classes: all pass" "vectors: 27 passed, 0 failed"
 
-expect "unsupported_fields: that input skipped" 0 out "SKIP   unsupported: input field metrics_label_utf8 declared unsupported in hello" -- \
+expect "unsupported_fields: that input skipped" 0 out "skipped 38: unsupported: input field metrics_label_utf8 declared unsupported in hello" -- \
     vectors --client "$fake no_label $cadapter" vectors/rate_request_packet.json
 cases=conformance/cases
-expect "HA feature not declared: skipped" 0 out "SKIP   unsupported: the case needs capabilities.ha.send_failures" -- \
+expect "HA feature not declared: skipped" 1 out "skipped 3: unsupported: the case needs capabilities.ha.send_failures" -- \
     conformance --client "$fake ha_no_send_failures $cadapter" $cases/send_failure_on_initial_send.json
 expect "HA feature not declared: other cases run" 0 out "conformance: 3 passed, 0 failed" -- \
     conformance --client "$fake ha_no_send_failures $cadapter" $cases/rule4_oldest_selected_immediately.json
-expect "ha_create answered unsupported" 0 out "SKIP   unsupported: the client says: no HA strategy in this client" -- \
+expect "ha_create answered unsupported" 1 out "skipped 3: unsupported: the client says: no HA strategy in this client" -- \
     conformance --client "$fake ha_unsupported $cadapter" $cases/rule4_oldest_selected_immediately.json
 expect "no presets: the policy runs" 0 out "preset       PASS   no presets: the client runs the api_md policy as given" -- \
     conformance --client "$fake ha_no_presets $cadapter" $cases/preset_api_md_round1_completes_at_once.json
@@ -96,7 +98,7 @@ expect "not JSON named" 1 out "adapter message 2 (vector): answer is not a JSON 
     vectors --client "$fake garbage $cadapter" "$one"
 expect "protocol_error: that test fails, the run goes on" 1 out "adapter message 2 (vector): the adapter reports an error: op not understood" -- \
     vectors --client "$fake proto_error $cadapter" "$one"
-last_line "protocol_error: one failure" "vectors: 15 passed, 1 failed"
+last_line "protocol_error: one failure" "vectors: 15 passed, 1 failed; failed by severity: security 0, decision 0, interop 1, convention 0"
 expect "good fake passes" 0 out "vectors: 16 passed, 0 failed" -- vectors --client "$fake good $cadapter" "$one"
 
 # --- usage ----------------------------------------------------------------------

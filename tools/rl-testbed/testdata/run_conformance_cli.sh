@@ -63,7 +63,8 @@ mkdir "$tmp/empty_dir"
 expect "empty directory fails" 1 out "empty_dir/*.json: (files): no file matches this pattern" -- conformance "$tmp/empty_dir"
 expect "one failing case fails the run" 1 out "decision_at  FAIL   want 4 got 3" -- conformance "$good_case" \
     "$dir/bad_cases/wrong_decision_time.json"
-last_line "one failing case: closing line" "conformance: 1 passed, 1 failed"
+last_line "one failing case: closing line" \
+    "conformance: 1 passed, 1 failed; failed by severity: security 0, decision 0, interop 0, convention 1"
 
 # Default discovery: vectors/, ../shared/external/, conformance/cases/ of the current directory.
 mkdir -p "$tmp/tree/vectors" "$tmp/tree/conformance/cases" "$tmp/shared/external"
@@ -91,12 +92,13 @@ fi
 # JUnit XML.
 expect "--junit names the file" 1 err "rl-testbed: JUnit XML written to $tmp/junit.xml" -- conformance \
     --junit "$tmp/junit.xml" "$good_case" "$dir/bad_cases/wrong_outcome.json" "$dir/good/ids.json" "$any_case"
-last_line "--junit: closing line last" "conformance: 6 passed, 1 failed"
+last_line "--junit: closing line last" \
+    "conformance: 6 passed, 1 failed; failed by severity: security 0, decision 0, interop 0, convention 1"
 for text in '<testsuites name="rl-testbed conformance">' \
-    '<testcase classname="ha_case datagram" name="rule2_wrong_auth_type_ignored_none"/>' \
-    '<testcase classname="ha_case 9.3.3" name="rule4_oldest_selected_immediately[cookie]"/>' \
+    '<testcase classname="ha_case datagram" name="rule2_wrong_auth_type_ignored_none" time="' \
+    '<testcase classname="ha_case 9.3.3" name="rule4_oldest_selected_immediately[cookie]" time="' \
     '<failure message="outcome: want denied got allowed"/>' \
-    '<testcase classname="bucket_id" name="tcId 1"/>'; do
+    '<testcase classname="bucket_id" name="tcId 1: name_utf8" time="'; do
     checks=$((checks + 1))
     if grep -qF -- "$text" "$tmp/junit.xml"; then echo "ok   junit has $text"; else
         failures=$((failures + 1))

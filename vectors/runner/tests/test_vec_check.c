@@ -1,6 +1,7 @@
-/* test_vec_check.c - the subset match of the dialect report
- * (vec_check_fields): only the expected fields are compared, a difference
- * and a missing field are named by path. */
+/* test_vec_check.c - the comparison of expected and actual: every
+ * difference of a valid test, wrong values before absent fields; and the
+ * subset match of the dialect report (vec_check_fields): only the expected
+ * fields are compared, a difference and a missing field are named by path. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -74,9 +75,43 @@ static void test_null_matches_null_only(void **state)
     json_decref(want_value);
 }
 
+/* Every difference, wrong values before absent fields (issue 21: a missing
+ * quota_word must not hide a wrong key_id), 64-bit ids in decimal and hex. */
+static void test_every_difference_wrong_values_first(void **state)
+{
+    (void)state;
+    const char *const known[] = {"auth", "key_id", "quota_word", NULL};
+    json_t *want = parse("{\"quota_word\": \"0x00000001\", \"key_id\": \"8388608000\", \"auth\": \"aes\"}");
+    json_t *got = parse("{\"key_id\": \"8388608001\", \"auth\": \"cookie\"}");
+    vj_path_t p = vj_path("tests[2].expected");
+    vj_err_t e;
+    assert_false(vec_check_output(want, got, known, "api_key", &p, true, &e));
+    assert_string_equal(e.msg, "tests[2].expected.key_id: want 8388608000 (0x1f4000000) got 8388608001 (0x1f4000001); "
+                               "tests[2].expected.auth: want aes got cookie; "
+                               "tests[2].expected.quota_word: absent from the client's output");
+    json_decref(want);
+    json_decref(got);
+}
+
+static void test_every_difference_inside_arrays(void **state)
+{
+    (void)state;
+    const char *const known[] = {"round_ms", NULL};
+    json_t *want = parse("{\"round_ms\": [20, 40, 80]}");
+    json_t *got = parse("{\"round_ms\": [20, 41, 81]}");
+    vj_path_t p = vj_path("tests[0].expected");
+    vj_err_t e;
+    assert_false(vec_check_expected(want, got, known, "ha_schedule", &p, &e));
+    assert_string_equal(e.msg, "tests[0].expected.round_ms[1]: want 40 got 41; tests[0].expected.round_ms[2]: want 80 got 81");
+    json_decref(want);
+    json_decref(got);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_difference_wrong_values_first),
+        cmocka_unit_test(test_every_difference_inside_arrays),
         cmocka_unit_test(test_subset_ignores_fields_expected_leaves_out),
         cmocka_unit_test(test_subset_names_a_difference),
         cmocka_unit_test(test_subset_names_a_missing_field),

@@ -61,6 +61,7 @@ static void test_closing_line_without_skips_keeps_two_counts(void **state)
     add(&o, "1", true, false, "");
     add(&o, "2", false, false, "expected.id_hex: want 00 got 11");
     close_report(&o, NULL);
+    /* a failure without a norm (a file that cannot run) has no severity */
     assert_non_null(strstr(o.text, "\nvectors: 1 passed, 1 failed\n"));
     assert_null(strstr(o.text, "skipped"));
     free(o.text);
@@ -79,14 +80,51 @@ static void test_closing_line_with_skips_has_three_counts(void **state)
     free(o.text);
 }
 
+/* --verbose: a skipped row reads SKIP; without it one line per reason. */
 static void test_skipped_row_reads_skip(void **state)
 {
     (void)state;
     out_t o;
     open_report(&o, NULL);
+    o.r.gate.verbose = true;
     add(&o, "7", false, true, "unsupported: the client says: no trackers");
     close_report(&o, NULL);
     assert_non_null(strstr(o.text, "  7        valid    SKIP   unsupported: the client says: no trackers\n"));
+    free(o.text);
+}
+
+static void test_one_line_per_skip_reason(void **state)
+{
+    (void)state;
+    out_t o;
+    open_report(&o, NULL);
+    add(&o, "1", true, false, "");
+    add(&o, "7", false, true, "unsupported: the client says: no trackers");
+    add(&o, "8", false, true, "unsupported: the client says: no trackers");
+    close_report(&o, NULL);
+    assert_null(strstr(o.text, "SKIP"));
+    assert_non_null(strstr(o.text, "\nskipped 2: unsupported: the client says: no trackers\n"));
+    free(o.text);
+}
+
+/* Inconclusive is neither passed nor failed, and fails the run. */
+static void test_inconclusive_counted_apart(void **state)
+{
+    (void)state;
+    out_t o;
+    open_report(&o, NULL);
+    add(&o, "1", true, false, "");
+    vec_case_t c;
+    memset(&c, 0, sizeof c);
+    snprintf(c.id, sizeof c.id, "2");
+    c.result = "invalid";
+    c.inconclusive = true;
+    snprintf(c.detail, sizeof c.detail, "inconclusive: rejected without a stage");
+    vec_report_case(&o.r, &c);
+    close_report(&o, NULL);
+    assert_non_null(strstr(o.text, "  2        invalid  INCONCLUSIVE inconclusive: rejected without a stage\n"));
+    assert_non_null(strstr(o.text, "\nvectors: 1 passed, 0 failed, 1 inconclusive\n"));
+    assert_int_equal(o.r.exit_status, 1);
     free(o.text);
 }
 
@@ -118,6 +156,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_closing_line_without_skips_keeps_two_counts),
+        cmocka_unit_test(test_one_line_per_skip_reason),
+        cmocka_unit_test(test_inconclusive_counted_apart),
         cmocka_unit_test(test_closing_line_with_skips_has_three_counts),
         cmocka_unit_test(test_skipped_row_reads_skip),
         cmocka_unit_test(test_junit_marks_skipped_apart_from_failures),

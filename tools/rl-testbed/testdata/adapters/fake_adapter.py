@@ -22,15 +22,40 @@ adapter command) once per request, then breaks the protocol as MODE says:
   ha_unsupported       HA cases declared, every ha_create answered "unsupported"
   ha_no_presets        HA cases through the delegate, the preset dropped: "used": "policy"
   ha_bad_report        HA cases through the delegate, deadline_ms of every report an integer
+  ha_no_preference     HA cases through the delegate, preference false: every policy run in the api.md
+                       shape (P(0) = B(0), P(k) = 0 after, P_final = 0), as a client without P(k) does
+  ha_no_profile        HA cases through the delegate, profile false, every profile reported null
+  ha_no_c_api          HA cases through the delegate, c_api false
+  ha_no_cancel         HA cases through the delegate, cancel false
+  ha_aes_only          HA cases through the delegate, auth_modes ["aes"]
+  aes_only     auth_modes ["aes"] (vector tests with another mode's key: unsupported)
+  no_keep_port rate_response output without keep_port, declared in unproduced_fields
+  leak_key     every built packet ends with 31 bytes of its key's secret
+  ha_leak_key  HA cases through the delegate, every send ends with 31 bytes of the key's secret
+  ha_nonce_reuse       HA cases through the delegate, every AES-sealed send's nonce zeroed and its last
+                       byte made the send's number: different datagrams under one nonce
+  ha_submit_no_stage   HA cases through the delegate, "stage" dropped from a rejected submit
+  ha_submit_at_key     HA cases through the delegate, a rejected submit says "stage": "key"
 """
 import json
+import pathlib
 import subprocess
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[4] / "vectors" / "tools"))
 
 mode = sys.argv[1]
 delegate = sys.argv[2:]
 seen = 0
 worker = None
+ha_key = None
+
+
+def secret_tail(key):
+    """The last 31 bytes of key's secret as hex ("" for rl-none): key material a broken client leaks."""
+    import gen_vectors
+    secret = gen_vectors.decode_api_key(key)["secret"]
+    return secret[1:].hex() if secret else ""
 
 
 def ask(req):
@@ -66,6 +91,13 @@ for line in sys.stdin:
                                             "random", "explicit_servers", "send_failures", "profile")}
             if mode == "ha_no_send_failures":
                 del caps["ha"]["send_failures"]
+            for feature in ("preference", "profile", "c_api", "cancel"):
+                if mode == "ha_no_" + feature:
+                    caps["ha"][feature] = False
+        if mode in ("ha_aes_only", "aes_only"):
+            caps["auth_modes"] = ["aes"]
+        if mode == "no_keep_port":
+            caps["unproduced_fields"] = {"rate_response": ["keep_port"]}
         emit({"id": req["id"], "protocol": "ratelimitly-adapter/0" if mode == "bad_hello" else "ratelimitly-adapter/1",
               "client": {"name": "fake " + mode, "version": "0"}, "capabilities": caps})
         continue
@@ -90,11 +122,35 @@ for line in sys.stdin:
         continue
     if mode == "ha_no_presets":
         req.pop("preset", None)
+    if mode == "ha_no_preference" and req["op"] == "ha_create":
+        req.pop("preset", None)
+        b0 = req["policy"]["replay_gap"]["initial_units"]
+        req["policy"]["preference"] = {"kind": "exponential", "initial_units": b0, "max_units": b0,
+                                       "linear_step_units": 0, "exponential_factor": 0}
+        req["policy"]["final_preference_units"] = 0
     ans = ask(req)
+    if mode == "ha_no_profile" and "profile" in ans:
+        ans["profile"] = None
+    if mode == "ha_nonce_reuse":
+        for n, send in enumerate(ans.get("sends") or []):
+            if send["data_hex"][80:84] == "4145":  # AES auth TLV 0x4541 at offset 40
+                send["data_hex"] = send["data_hex"][:88] + "00" * 12 + send["data_hex"][112:-2] + "%02x" % n
+    if mode.startswith("ha_submit_") and req["op"] == "submit" and ans.get("status") == "rejected":
+        ans.pop("stage", None)
+        if mode == "ha_submit_at_key":
+            ans["stage"] = "key"
     if mode == "ha_bad_report" and "deadline_ms" in ans:
         ans["deadline_ms"] = 5
     if mode == "bad_status" and seen == 1:
         ans["status"] = "acepted"
+    if mode == "leak_key" and "packet_hex" in ans.get("output", {}):
+        ans["output"]["packet_hex"] += secret_tail(req["input"]["key"])
+    if mode == "ha_leak_key":
+        ha_key = req.get("key", ha_key)
+        for send in ans.get("sends") or []:
+            send["data_hex"] += secret_tail(ha_key)
+    if mode == "no_keep_port" and req.get("kind") == "rate_response":
+        ans.get("output", {}).pop("keep_port", None)
     if mode == "short_output" and seen == 1:
         ans.get("output", {}).pop("id_hex", None)
     if mode == "no_classes" and ans.get("status") == "rejected":

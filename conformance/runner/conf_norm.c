@@ -1,0 +1,44 @@
+/* conf_norm.c - the step, norm and severity of an HA case (see conf_runner.h;
+ * conformance/ADAPTER.md "Norms and severities"). The case's own "spec"
+ * entries are its norm; r-client.md 9.3 says its HA policy "does not
+ * constrain independently implemented clients", so the policy's behaviour is
+ * a recommendation (convention) unless a case is about authentication, the
+ * decision itself, the dedup deadline or the horizon within the key's
+ * dedup_ttl_ms_max (area policy: a MUST). Project choices (flags convention
+ * and c_api, late-timer rounds) are recorded in docs/spec-notes.md. */
+#include <string.h>
+
+#include "conf_runner.h"
+
+static bool has(const char *s, const char *part)
+{
+    return strstr(s, part) != NULL;
+}
+
+void conf_case_tag(const conf_case_t *c, vec_case_t *v)
+{
+    const char *id = c->id;
+    bool project = c->convention || c->c_api || (strncmp(id, "late_timer", 10) == 0 && !has(id, "after_horizon"));
+    vec_format(v->step, sizeof v->step, "%s",
+               strcmp(c->area, "policy") == 0 ? "policy" : strcmp(c->area, "datagram") == 0 ? "response" : "decision");
+    v->spec = !project;
+    if (project)
+        vec_format(v->norm, sizeof v->norm, "project: %s (docs/spec-notes.md; the spec: %s)",
+                   c->c_api ? "api.md's C API where r-client.md leaves the choice" : "a convention of this suite",
+                   c->spec);
+    else if (strncmp(c->spec, "r-client.md 9.3", 15) == 0 && strcmp(c->area, "policy") != 0)
+        vec_format(v->norm, sizeof v->norm, "%s (recommended, not required: r-client.md 9.3)", c->spec);
+    else
+        vec_format(v->norm, sizeof v->norm, "%s", c->spec);
+    if (has(id, "auth"))
+        v->severity = VEC_SEV_SECURITY;
+    else if (project)
+        v->severity = VEC_SEV_CONVENTION;
+    else if (strcmp(c->area, "decision") == 0 || strcmp(c->area, "policy") == 0 || strncmp(id, "deny_", 5) == 0 || has(id, "dedup_deadline") ||
+             has(id, "after_horizon"))
+        v->severity = VEC_SEV_DECISION;
+    else if (strcmp(c->area, "datagram") == 0 || strncmp(id, "rule1_", 6) == 0 || strncmp(id, "rule2_", 6) == 0)
+        v->severity = VEC_SEV_INTEROP;
+    else
+        v->severity = VEC_SEV_CONVENTION;
+}

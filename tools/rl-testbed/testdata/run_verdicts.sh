@@ -1,0 +1,188 @@
+#!/bin/sh
+# usage: run_verdicts.sh RL_TESTBED C_ADAPTER SOURCE_DIR
+#
+# Verdicts other clients can trust (conformance/ADAPTER.md "Steps", "Norms
+# and severities", "Gates"): a refusal passes only a test about the step it
+# was refused at; a hello that declares nothing or an unknown kind stops the
+# run (exit 2); every gate flag fails the run when it is not met; a run in
+# which nothing ran fails; JUnit and --json name files relative to the data
+# directory. Expected lines are written from ADAPTER.md, not from a run.
+set -u
+bin=$1
+cadapter=$2
+src=$(cd "$3" && pwd)
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/cli_lib.sh"
+cd "$src" || exit 1
+rej="python3 $src/tools/rl-testbed/testdata/adapters/reject_all.py"
+fake="python3 $src/tools/rl-testbed/testdata/adapters/fake_adapter.py"
+three="vectors/rate_request_packet.json vectors/rate_response.json vectors/latency_report_packet.json"
+
+# has_line NAME LINE: the last run's stdout has exactly the line LINE.
+has_line() {
+    checks=$((checks + 1))
+    if grep -qxF -- "$2" "$tmp/out"; then echo "ok   $1"; else fail "$1: no line '$2'"; fi
+}
+
+# no_row NAME STATUS: the last run's stdout has no row with STATUS.
+no_row() {
+    checks=$((checks + 1))
+    if grep -q "^  [0-9]* *[a-z]* *$2 " "$tmp/out"; then fail "$1: a $2 row"; else echo "ok   $1"; fi
+}
+
+# --- steps: a refusal is judged at the step it names ------------------------------
+# A client that refuses everything, without a stage: no test of the three packet
+# kinds passes; the invalid ones are inconclusive (a refusal at the key looks the same).
+expect "reject-all: the three packet kinds" 1 out \
+    "  28       invalid  INCONCLUSIVE inconclusive: rejected without a stage; the test is about the response (a refusal at the key looks the same): refused [test: none: cookie auth TLV for a none key]" -- \
+    vectors --client "$rej" $three
+no_row "reject-all: no PASS row" PASS
+last_line "reject-all: closing line" \
+    "vectors: 0 passed, 129 failed, 143 inconclusive; failed by severity: security 0, decision 39, interop 84, convention 6"
+# The same client saying it refused at the key: the tests about the response fail.
+expect "refused at the key: FAIL" 1 out \
+    "  28       invalid  FAIL   refused at the key; the test is about the response (refused) [test: none: cookie auth TLV for a none key]" -- \
+    vectors --client "$rej at_key" vectors/rate_response.json
+no_row "refused at the key: no PASS row" PASS
+# ... while a test about the key itself passes on that refusal (no class: behaviour alone).
+expect "refused at the key: key tests pass" 1 out "PASS   rejected; no error class reported (want \"bech32\")" -- \
+    vectors --client "$rej at_key" vectors/api_key.json
+last_line "refused at the key: api_key closing line" \
+    "vectors: 140 passed, 25 failed; failed by severity: security 0, decision 0, interop 25, convention 0"
+expect "a stage that is no step is named" 1 out \
+    "adapter message 29 (vector): stage: expected \"key\", \"ids\", \"discovery\", \"request\", \"report\", \"response\", \"policy\", \"admin\" or null, got string \"parsing\"" -- \
+    vectors --client "$rej bad_stage" vectors/rate_response.json
+expect "a truncated oversized request is named" 1 out \
+    "  40       invalid  FAIL   expected invalid, accepted (expected error \"range\"); the oversized request was truncated to a 1200-byte datagram instead of refused [test: none: 41 resources (1204 bytes)]" -- \
+    vectors --client "$rej truncate" vectors/rate_request_packet.json
+expect "failures grouped by severity" 1 out \
+    "    vectors/rate_response.json 28: refused at the key; the test is about the response (refused) [test: none: cookie auth TLV for a none key]" -- \
+    vectors --quiet --client "$rej at_key" vectors/rate_response.json
+has_line "severity heading" "  security: 19"
+
+# An HA case about the policy refused at submit: judged at the policy step too.
+ttl=conformance/cases/ttl_above_key_limit_rejected.json
+expect "HA submit refused at the policy" 0 out "conformance: 1 passed, 0 failed" -- \
+    conformance --client "$fake ha_no_presets $cadapter" $ttl
+expect "HA submit refused without a stage" 1 out \
+    "  stage        INCONCLUSIVE inconclusive: submit rejected without a stage; the case is about the policy (a refusal at the key looks the same)" -- \
+    conformance --client "$fake ha_submit_no_stage $cadapter" $ttl
+last_line "HA submit without a stage: closing line" "conformance: 0 passed, 0 failed, 1 inconclusive"
+expect "HA submit refused at the key" 1 out "  stage        FAIL   refused at the key; the case is about the policy" -- \
+    conformance --client "$fake ha_submit_at_key $cadapter" $ttl
+last_line "HA submit at the key: closing line" \
+    "conformance: 0 passed, 1 failed; failed by severity: security 0, decision 1, interop 0, convention 0"
+
+# --- key material on the wire: severity security -----------------------------------
+expect "AES key bytes in a built request" 1 out \
+    "  61       valid    FAIL   key material on the wire: the datagram carries 31 bytes of the AES key at offset 1164 [test: aes: 27 guards, no label (1164 bytes, most that fit)]" -- \
+    vectors --quiet --client "$fake leak_key $cadapter" vectors/rate_request_packet.json
+last_line "leaked keys counted as security" \
+    "vectors: 54 passed, 40 failed; failed by severity: security 40, decision 0, interop 0, convention 0"
+expect "cookie bytes outside the cookie TLV in an HA send" 1 out \
+    "  secrets      FAIL   key material on the wire: adapter message 6: sends[0]: the datagram carries 31 bytes of the cookie at offset 156 outside the cookie TLV" -- \
+    conformance --client "$fake ha_leak_key $cadapter" conformance/cases/rule4_oldest_selected_immediately.json
+last_line "HA leaks: closing line" "conformance: 1 passed, 2 failed; failed by severity: security 2, decision 0, interop 0, convention 0"
+expect "one AES nonce sealing two datagrams" 1 out \
+    "  secrets      FAIL   nonce reuse: sends 1 and 2 of the case seal different datagrams under one AES nonce" -- \
+    conformance --client "$fake ha_nonce_reuse $cadapter" conformance/cases/rule4_oldest_selected_immediately.json
+last_line "nonce reuse: closing line" \
+    "conformance: 2 passed, 1 failed; failed by severity: security 1, decision 0, interop 0, convention 0"
+
+# --- hello that declares nothing runnable: exit 2 --------------------------------
+expect "no kinds: exit 2" 2 err \
+    "adapter message 1 (hello): capabilities: no vector kind and no HA cases: nothing to test" -- \
+    vectors --client "$rej no_kinds" vectors/bucket_id.json
+expect "misspelled kind: exit 2" 2 err \
+    "adapter message 1 (hello): capabilities.vector_kinds[0]: unknown kind string \"bucketid\"" -- \
+    conformance --client "$rej misspelled" vectors/bucket_id.json
+
+# --- gates ------------------------------------------------------------------------
+expect "--require met" 0 out "vectors: 16 passed, 0 failed" -- vectors --require bucket_id vectors/bucket_id.json
+expect "--require not met" 1 out "gate: --require rate_response: no test of this kind ran" -- \
+    vectors --require bucket_id,rate_response vectors/bucket_id.json
+expect "--require skipped kind not met" 1 out "gate: --require tracker_id: no test of this kind ran" -- \
+    vectors --require tracker_id --client "$fake only_bucket $cadapter" vectors/bucket_id.json vectors/tracker_id.json
+expect "--require unknown kind" 2 err "--require: unknown kind 'bucketid' (a vector kind, ha_case or sim_trace)" -- \
+    vectors --require bucketid vectors/bucket_id.json
+expect "--require ha_case met" 0 out "conformance: 3 passed, 0 failed" -- \
+    conformance --require ha_case conformance/cases/rule4_oldest_selected_immediately.json
+expect "--min-pass met" 0 out "vectors: 16 passed, 0 failed" -- vectors --min-pass 16 vectors/bucket_id.json
+expect "--min-pass not met" 1 out "gate: 16 passed, --min-pass wants 17" -- vectors --min-pass 17 vectors/bucket_id.json
+expect "--min-pass not a count" 2 err "--min-pass wants a count, got 'x'" -- vectors --min-pass x vectors/bucket_id.json
+expect "--fail-on-skip" 1 out "gate: 14 skipped (--fail-on-skip)" -- \
+    vectors --fail-on-skip --client "$fake only_bucket $cadapter" vectors/bucket_id.json vectors/tracker_id.json
+expect "without --fail-on-skip" 0 out "vectors: 16 passed, 0 failed, 14 skipped" -- \
+    vectors --client "$fake only_bucket $cadapter" vectors/bucket_id.json vectors/tracker_id.json
+expect "nothing ran" 1 out "gate: no test ran" -- vectors --client "$fake only_bucket $cadapter" vectors/tracker_id.json
+last_line "nothing ran: closing line" "vectors: 0 passed, 0 failed, 14 skipped"
+expect "one line per skip reason" 1 out "skipped 14: unsupported: kind tracker_id not declared in hello" -- \
+    vectors --client "$fake only_bucket $cadapter" vectors/tracker_id.json
+no_row "no SKIP rows without --verbose" SKIP
+expect "--verbose prints SKIP rows" 1 out "  1        valid    SKIP   unsupported: kind tracker_id not declared in hello" -- \
+    vectors --verbose --client "$fake only_bucket $cadapter" vectors/tracker_id.json
+expect "--norm spec leaves project tests out" 0 out "not run: 6 tests whose norm is a project choice (--norm spec)" -- \
+    vectors --norm spec vectors/srv_target.json
+last_line "--norm spec: closing line" "vectors: 25 passed, 0 failed"
+expect "--norm other" 2 err "--norm wants spec or all, got 'must'" -- vectors --norm must vectors/srv_target.json
+expect "--quiet prints failures only" 1 out "vectors: 0 passed, 148 failed" -- \
+    vectors --quiet --client "$rej at_key" vectors/rate_response.json
+no_row "--quiet: no PASS row" PASS
+
+# --- declarations: every skip follows from the whole case ----------------------------
+cases=conformance/cases
+# The default policy (r-client.md 9.3.5) relies on P(1) = 1 U, which a client with the
+# api.md policy shape (P(k) = 0 for k >= 1) does not have: skipped, never judged.
+expect "no P(k): a case that relies on P(1) is skipped" 1 out \
+    "skipped 3: unsupported: the case needs P(k) (capabilities.ha.preference, policy_shape): P(1) = 1 U, the api.md policy has 0 U" -- \
+    conformance --client "$fake ha_no_preference $cadapter" $cases/default_phase2_fallback_at_2u.json
+expect "no P(k): an api.md-shaped case runs and passes" 0 out "conformance: 3 passed, 0 failed" -- \
+    conformance --client "$fake ha_no_preference $cadapter" $cases/preset_api_md_round1_completes_at_once.json
+expect "no P(k): no case fails" 0 out "conformance: 66 passed, 0 failed, 167 skipped" -- \
+    conformance --quiet --cases-only --client "$fake ha_no_preference $cadapter" $cases
+expect "profile false: the profile row is not checked" 0 out \
+    "  profile      SKIP   not checked: the client reports no profile (capabilities.ha.profile false)" -- \
+    conformance --verbose --client "$fake ha_no_profile $cadapter" $cases/rule4_oldest_selected_immediately.json
+last_line "profile false: the cases pass" "conformance: 3 passed, 0 failed"
+expect "c_api false: c_api cases skipped" 1 out \
+    "skipped 3: unsupported: the case follows api.md's C API where r-client.md leaves the choice (flag c_api; capabilities.ha.c_api false)" -- \
+    conformance --client "$fake ha_no_c_api $cadapter" $cases/send_failure_on_initial_send.json
+expect "cancel false: cancelling cases skipped" 1 out "skipped 3: unsupported: the case cancels (capabilities.ha.cancel false)" -- \
+    conformance --client "$fake ha_no_cancel $cadapter" $cases/cancel_in_final_phase.json
+expect "auth_modes: other modes' runs skipped" 0 out "skipped 1: unsupported: auth mode cookie not declared (capabilities.auth_modes)" -- \
+    conformance --client "$fake ha_aes_only $cadapter" $cases/rule4_oldest_selected_immediately.json
+last_line "auth_modes: the aes run passes" "conformance: 1 passed, 0 failed, 2 skipped"
+# Vector tests with another mode's key are skipped; invalid keys are still judged in api_key.
+expect "auth_modes: vector tests" 0 out "skipped 36: unsupported: auth mode none not declared (capabilities.auth_modes)" -- \
+    vectors --client "$fake aes_only $cadapter" vectors/rate_request_packet.json vectors/api_key.json
+last_line "auth_modes: vectors closing line" "vectors: 200 passed, 0 failed, 59 skipped"
+expect "unproduced_fields: the others still compared" 0 out "vectors: 148 passed, 0 failed" -- \
+    vectors --client "$fake no_keep_port $cadapter" vectors/rate_response.json
+
+# --- report files -------------------------------------------------------------------
+# Run from elsewhere: the default files come from the data directory (the source
+# tree here) and are named relative to it, never by an absolute path.
+(cd "$tmp" && "$bin" vectors --quiet --junit "$tmp/j.xml" --json "$tmp/r.json" >"$tmp/out" 2>"$tmp/err")
+checks=$((checks + 1))
+if grep -q '<testsuite name="vectors/bucket_id.json" tests="16" failures="0" errors="0" skipped="0" time="' "$tmp/j.xml" &&
+    grep -q '<testcase classname="bucket_id" name="tcId 1: ' "$tmp/j.xml" &&
+    grep -q '<property name="testbed_version" value="' "$tmp/j.xml" && ! grep -q "name=\"$src" "$tmp/j.xml"; then
+    echo "ok   JUnit: relative names, tcId with comment, time, version"
+else
+    fail "JUnit: relative names, tcId with comment, time, version"
+fi
+checks=$((checks + 1))
+if python3 - "$tmp/r.json" <<'PY'; then echo "ok   --json results"; else fail "--json results"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "rl-testbed-results/1" and d["testbed"]["name"] == "rl-testbed", d["testbed"]
+assert d["summary"]["failed"] == 0 and d["summary"]["passed"] == len(d["tests"])
+t = [t for t in d["tests"] if t["file"] == "vectors/rate_response.json" and t["id"] == "28"][0]
+assert (t["step"], t["severity"], t["norm"], t["spec"], t["status"]) == \
+    ("response", "security", 'wire_protocol.md "Auth Header" MUST', True, "pass"), t
+assert not any(x["file"].startswith("/") for x in d["tests"])
+PY
+
+echo "verdict tests: $((checks - failures)) passed, $failures failed"
+[ "$failures" -eq 0 ]
