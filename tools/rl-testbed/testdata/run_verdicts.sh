@@ -39,7 +39,7 @@ expect "reject-all: the three packet kinds" 1 out \
     vectors --client "$rej" $three
 no_row "reject-all: no PASS row" PASS
 last_line "reject-all: closing line" \
-    "vectors: 0 passed, 129 failed, 143 inconclusive; failed by severity: security 0, decision 39, interop 84, convention 6"
+    "vectors: 0 passed, 140 failed, 194 inconclusive; failed by severity: security 0, decision 50, interop 84, convention 6"
 # The same client saying it refused at the key: the tests about the response fail.
 expect "refused at the key: FAIL" 1 out \
     "  28       invalid  FAIL   refused at the key; the test is about the response (refused) [test: none: cookie auth TLV for a none key]" -- \
@@ -126,7 +126,7 @@ expect "--norm spec leaves project tests out" 0 out "not run: 6 tests whose norm
     vectors --norm spec vectors/srv_target.json
 last_line "--norm spec: closing line" "vectors: 25 passed, 0 failed"
 expect "--norm other" 2 err "--norm wants spec or all, got 'must'" -- vectors --norm must vectors/srv_target.json
-expect "--quiet prints failures only" 1 out "vectors: 0 passed, 148 failed" -- \
+expect "--quiet prints failures only" 1 out "vectors: 0 passed, 210 failed" -- \
     vectors --quiet --client "$rej at_key" vectors/rate_response.json
 no_row "--quiet: no PASS row" PASS
 
@@ -139,7 +139,7 @@ expect "no P(k): a case that relies on P(1) is skipped" 1 out \
     conformance --client "$fake ha_no_preference $cadapter" $cases/default_phase2_fallback_at_2u.json
 expect "no P(k): an api.md-shaped case runs and passes" 0 out "conformance: 3 passed, 0 failed" -- \
     conformance --client "$fake ha_no_preference $cadapter" $cases/preset_api_md_round1_completes_at_once.json
-expect "no P(k): no case fails" 0 out "conformance: 66 passed, 0 failed, 167 skipped" -- \
+expect "no P(k): no case fails" 0 out "conformance: 139 passed, 0 failed, 167 skipped" -- \
     conformance --quiet --cases-only --client "$fake ha_no_preference $cadapter" $cases
 expect "profile false: the profile row is not checked" 0 out \
     "  profile      SKIP   not checked: the client reports no profile (capabilities.ha.profile false)" -- \
@@ -157,7 +157,7 @@ last_line "auth_modes: the aes run passes" "conformance: 1 passed, 0 failed, 2 s
 expect "auth_modes: vector tests" 0 out "skipped 36: unsupported: auth mode none not declared (capabilities.auth_modes)" -- \
     vectors --client "$fake aes_only $cadapter" vectors/rate_request_packet.json vectors/api_key.json
 last_line "auth_modes: vectors closing line" "vectors: 200 passed, 0 failed, 59 skipped"
-expect "unproduced_fields: the others still compared" 0 out "vectors: 148 passed, 0 failed" -- \
+expect "unproduced_fields: the others still compared" 0 out "vectors: 210 passed, 0 failed" -- \
     vectors --client "$fake no_keep_port $cadapter" vectors/rate_response.json
 
 # --- report files -------------------------------------------------------------------
