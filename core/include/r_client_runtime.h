@@ -90,9 +90,10 @@ typedef const char *(*r_runtime_lookup_fn)(void *ctx, const char *name);
  *   RATELIMITLY_REQUEST_REPLAY_COUNT optional N: decimal 0..R_CLIENT_HA_MAX_REPLAY_COUNT
  *   RATELIMITLY_REQUEST_PROFILE      optional: "1" profiles every request, "0" does not
  * Either scheduler value may be given alone; the other keeps the default. The
- * resulting policy must also pass r_client_policy_schedule() against the
- * key's dedup_ttl_ms_max, so a unit too large for the key is refused here
- * rather than at every submit. The string pointers stored in *out point into
+ * resulting policy (the default one, H = 60 ms, when neither scheduler
+ * variable is set) must also pass r_client_policy_schedule() against the
+ * key's dedup_ttl_ms_max, so a unit too large for the key, or a key too small
+ * for the default policy, is refused here rather than at every submit. The string pointers stored in *out point into
  * the environment: valid until it is modified.
  * Returns RCLIENT_OK, or RCLIENT_ERR_CONFIG (out NULL, key missing or
  * invalid, or any value above invalid or out of range; *out untouched). */
