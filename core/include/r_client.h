@@ -289,9 +289,12 @@ typedef struct {
 typedef struct {
     uint32_t refresh_interval_ms;            /* periodic refresh; default 300000, capped by SRV TTLs */
     uint32_t forced_refresh_min_interval_ms; /* default 1000; throttles r_client_refresh_dns() after a
-                                                successful discovery. While no server is known, every
-                                                submit/report retries discovery (one lookup in flight at a
-                                                time): failed refreshes arm no throttle (api.md) */
+                                                discovery, and is the first retry delay after a failed
+                                                refresh while servers are known: the delay doubles per
+                                                consecutive failure up to refresh_interval_ms, and the
+                                                known servers stay in use (r-client.md 6.1, 9.4). While
+                                                no server is known, every submit/report retries
+                                                discovery (one lookup in flight at a time, api.md) */
     uint32_t forced_refresh_jitter_ms;       /* extra random delay 0..jitter; default 0 */
 } r_dns_refresh_config_t;
 
