@@ -77,6 +77,8 @@ typedef struct {
     void *log_user;
     bool single_send;              /* true: one sendto per datagram instead of one sendmmsg per
                                       fan-out (no udp_send_batch hook); for comparison only */
+    r_dns_refresh_config_t dns_refresh; /* DNS refresh pacing (r-client.md 9.4), as
+                                      r_client_config_t.dns_refresh; zero fields take the defaults */
 } r_runtime_options_t;
 
 /* Environment lookup: the value of name, or NULL when unset. */
