@@ -16,9 +16,15 @@
  * (api.md "Threading and reentrancy"). POSIX only (Linux, the BSDs, macOS).
  *
  * Contracts that differ from the core client:
- * - DNS discovery is synchronous: r_runtime_client_create, a refresh and any
- *   submit or report that finds no server block the calling thread for at
- *   most dns_timeout_ms per lookup (api.md "DNS Refresh").
+ * - DNS discovery is synchronous: r_runtime_client_create, a due refresh and
+ *   any submit or report that finds no server block the calling thread for
+ *   at most dns_timeout_ms per lookup, all tries included (one SRV lookup,
+ *   then one A/AAAA lookup per member; api.md "DNS Refresh"). Once servers
+ *   are known, a failed refresh keeps them and is retried only after a
+ *   backoff (dns_refresh.forced_refresh_min_interval_ms, doubled per
+ *   consecutive failure up to the refresh interval): a DNS outage does not
+ *   block every submit (r-client.md 6.1, 9.4). SRV TTLs are read from the
+ *   answer and cap the refresh interval (a TTL of 0 counts as 1 s).
  * - Packet-local ingress noise is discarded (api.md "Error Codes"):
  *   RCLIENT_ERR_PROTOCOL and RCLIENT_ERR_AUTH from r_client_on_datagram are
  *   counted in r_runtime_stats_t and never returned.
@@ -62,7 +68,8 @@ typedef struct {
     const char *tenant_dns_name;   /* NULL: "c-<key_id>.p0.ratelimitly.com" (api.md "Configuration") */
     const char *dns_server;        /* "IPv4:PORT" or "[IPv6]:PORT": the DNS server c-ares asks;
                                       NULL: the system resolver configuration (/etc/resolv.conf) */
-    uint32_t dns_timeout_ms;       /* per lookup attempt; 0 = 1000; two attempts per lookup */
+    uint32_t dns_timeout_ms;       /* bound of one lookup, both tries included (a third, then two
+                                      thirds of it); 0 = 1000 */
     const r_server_endpoint_t *servers; /* static membership (r-client.md 3.1 item 3); NULL/0 = DNS */
     size_t server_count;
     bool has_request_policy;       /* false: r_client_default_request_policy() */
