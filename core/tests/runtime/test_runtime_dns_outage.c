@@ -61,17 +61,13 @@ static void fx_start(fx_t *f, uint32_t srv_ttl_s, uint32_t dns_timeout_ms, const
     assert_non_null(f->dns);
     dns_stub_add(f->dns, &f->ep);
     r_runtime_options_t o;
-    memset(&o, 0, sizeof o);
-    o.auth_key = key;
+    rt_test_options(&o, key, TEST_UNIT_MS);
     o.tenant_dns_name = ZONE;
     o.dns_server = dns_stub_server(f->dns);
     o.dns_timeout_ms = dns_timeout_ms;
     if (pacing != NULL) {
         o.dns_refresh = *pacing;
     }
-    o.has_request_policy = true; /* U = TEST_UNIT_MS: a loaded host still answers within a round */
-    r_client_default_request_policy(&o.request_policy);
-    o.request_policy.unit_ms = TEST_UNIT_MS;
     assert_int_equal(r_runtime_client_create(&o, &f->rt), RCLIENT_OK);
     assert_int_equal(r_client_server_count(r_runtime_client_handle(f->rt)), 1);
     assert_int_equal(dns_stub_srv_queries(f->dns), 1);
@@ -165,14 +161,10 @@ static void test_one_lookup_blocks_at_most_dns_timeout(void **state) {
     assert_non_null(dns);
     dns_stub_set_mode(dns, DNS_STUB_SILENT);
     r_runtime_options_t o;
-    memset(&o, 0, sizeof o);
-    o.auth_key = key;
+    rt_test_options(&o, key, TEST_UNIT_MS);
     o.tenant_dns_name = ZONE;
     o.dns_server = dns_stub_server(dns);
     o.dns_timeout_ms = 1000;
-    o.has_request_policy = true;
-    r_client_default_request_policy(&o.request_policy);
-    o.request_policy.unit_ms = TEST_UNIT_MS;
     r_runtime_client_t *rt = NULL;
     uint64_t t0 = mono_ms();
     assert_int_equal(r_runtime_client_create(&o, &rt), RCLIENT_OK); /* discovery never fails creation */

@@ -62,15 +62,11 @@ static bool fx_start(fx_t *f, size_t n, bool ipv6, r_auth_type_t type, bool sing
         f->eps[i] = responder_endpoint(f->resp, i);
     }
     r_runtime_options_t o;
-    memset(&o, 0, sizeof o);
-    o.auth_key = f->key;
+    rt_test_options(&o, f->key, TEST_UNIT_MS);
     o.servers = f->eps;
     o.server_count = n;
     o.single_send = single_send;
     o.socket_cb = socket_cb;
-    o.has_request_policy = true; /* U = TEST_UNIT_MS: slow hosts still answer within a round */
-    r_client_default_request_policy(&o.request_policy);
-    o.request_policy.unit_ms = TEST_UNIT_MS;
     refuse_sockets = 0;
     registered = 0;
     assert_int_equal(r_runtime_client_create(&o, &f->rt), RCLIENT_OK);
@@ -191,15 +187,11 @@ static void unsendable_oldest(bool single_send) {
     assert_true(eps[0].server_id < eps[1].server_id); /* the unsendable member is the oldest */
     r_runtime_client_destroy(f.rt);
     r_runtime_options_t o;
-    memset(&o, 0, sizeof o);
-    o.auth_key = f.key;
+    rt_test_options(&o, f.key, TEST_UNIT_MS);
     o.servers = eps;
     o.server_count = 3;
     o.single_send = single_send;
     o.socket_cb = socket_cb;
-    o.has_request_policy = true;
-    r_client_default_request_policy(&o.request_policy);
-    o.request_policy.unit_ms = TEST_UNIT_MS;
     assert_int_equal(r_runtime_client_create(&o, &f.rt), RCLIENT_OK);
     rt_result_t r = fx_check(&f); /* asserts the submit returned RCLIENT_OK */
     assert_int_equal(r.status, RCLIENT_OK);
