@@ -52,6 +52,13 @@ cm_slot_t *cm_free_slot(cm_model_t *m, uint8_t start) {
 }
 
 /* The submit result api.md "Resource Requests" prescribes, in its order. */
+/* A fan-out goes to every member whatever one send does (r-client.md 9.3
+ * best-effort delivery) and fails with RCLIENT_ERR_IO only when no member
+ * took it: every send failing, or the one failing send being the only one. */
+static bool every_send_fails(const cm_model_t *m) {
+    return m->fail_all || (m->n_members == 1 && m->fail_in == 1);
+}
+
 static int expected_submit(const cm_model_t *m, const cm_slot_t *s) {
     if (s->n_resources == 0 && s->n_guards == 0) return RCLIENT_OK;
     for (size_t i = 0; i < s->n_guards; i++) {
@@ -66,7 +73,7 @@ static int expected_submit(const cm_model_t *m, const cm_slot_t *s) {
     }
     if (m->schedule_rc != RCLIENT_OK) return RCLIENT_ERR_CONFIG;
     if (m->rng_fail > 0) return RCLIENT_ERR_AUTH;
-    if (m->fail_all || (m->fail_in > 0 && (size_t)m->fail_in <= m->n_members)) return RCLIENT_ERR_IO;
+    if (every_send_fails(m)) return RCLIENT_ERR_IO;
     return RCLIENT_OK;
 }
 
@@ -111,7 +118,7 @@ int cm_submit_slot(cm_model_t *m, cm_slot_t *s) {
     }
     if (rc != RCLIENT_OK) {
         FUZZ_CHECK(req == sentinel);
-        FUZZ_CHECK(rc == RCLIENT_ERR_IO ? m->n_sends > sends : m->n_sends == sends);
+        FUZZ_CHECK(m->n_sends == sends + (rc == RCLIENT_ERR_IO ? m->n_members : 0)); /* every member tried */
         s->uid_known = false;
         return rc;
     }
@@ -469,12 +476,11 @@ void cm_report_values(cm_model_t *m, const r_service_latency_report_t *reports, 
         want = RCLIENT_ERR_PROTOCOL;
     } else if (n_kept > 0 && m->rng_fail > 0) {
         want = RCLIENT_ERR_AUTH;
-    } else if (n_kept > 0 && (m->fail_all || (m->fail_in > 0 && (size_t)m->fail_in <= m->n_members))) {
+    } else if (n_kept > 0 && every_send_fails(m)) {
         want = RCLIENT_ERR_IO;
     }
     size_t sends = m->n_sends;
-    size_t expect_sends = want == RCLIENT_OK && n_kept > 0 ? m->n_members : 0;
-    if (want == RCLIENT_ERR_IO) expect_sends = m->fail_all ? 1 : (size_t)m->fail_in;
+    size_t expect_sends = (want == RCLIENT_OK || want == RCLIENT_ERR_IO) && n_kept > 0 ? m->n_members : 0;
     const r_service_latency_report_t *outer = m->reporting;
     size_t outer_n = m->n_reporting;
     cm_op_t op = m->op;

@@ -68,6 +68,7 @@ typedef struct {
     size_t n_current;
     uint32_t generation;
     uint64_t next_periodic, forced_not_before;
+    uint32_t failures;      /* consecutive failed refreshes that kept a snapshot */
 } host_t;
 
 static void answer_srv(host_t *h, query_t *q);
@@ -94,7 +95,9 @@ static const rl_member_t *current_member(const host_t *h, uint64_t server_id) {
  * member without a fresh address keeps its last known one with the new SRV
  * port, or is left out; no fresh address at all is a failed refresh; a
  * partial result is refreshed again at the forced-throttle time
- * (docs/spec-notes.md, r-client.md 6.1). */
+ * (docs/spec-notes.md, r-client.md 6.1); a failed refresh with members to
+ * keep retries after the forced minimum doubled per consecutive failure, up
+ * to the refresh interval, plus jitter (r-client.md 6.1 retry timer, 9.4). */
 static void finish(host_t *h) {
     rl_member_t found[64];
     size_t n = 0, fresh = 0, stale = 0;
@@ -114,14 +117,26 @@ static void finish(host_t *h) {
     }
     h->inflight = false;
     h->srv_query = NULL;
-    if (fresh == 0) return;
+    const rl_membership_t *m = membership(h);
+    if (fresh == 0) {
+        if (h->n_current == 0) return; /* nothing armed: the next activity retries */
+        uint64_t cap = h->interval_ms > h->forced_min_ms ? h->interval_ms : h->forced_min_ms;
+        uint64_t delay = h->forced_min_ms;
+        for (uint32_t k = 0; k < h->failures && delay < cap; k++) delay *= 2u;
+        if (delay > cap) delay = cap;
+        h->failures++;
+        FUZZ_CHECK(m->next_periodic_ms >= h->now + delay && m->next_periodic_ms <= h->now + delay + h->jitter_ms);
+        FUZZ_CHECK(m->forced_not_before_ms == m->next_periodic_ms);
+        h->next_periodic = h->forced_not_before = m->next_periodic_ms;
+        return;
+    }
+    h->failures = 0;
     qsort(found, n, sizeof found[0], cmp_member);
     memcpy(h->current, found, sizeof found[0] * n);
     h->n_current = n;
     h->generation++;
     uint64_t interval = h->interval_ms;
     if (h->ttl_cap_ms != 0 && h->ttl_cap_ms < interval) interval = h->ttl_cap_ms;
-    const rl_membership_t *m = membership(h);
     FUZZ_CHECK(m->forced_not_before_ms >= h->now + h->forced_min_ms &&
                m->forced_not_before_ms <= h->now + h->forced_min_ms + h->jitter_ms);
     h->forced_not_before = m->forced_not_before_ms;

@@ -100,6 +100,8 @@ def parse_table():
 def test_source(exe):
     if exe.startswith("sim_test_"):
         return os.path.join(ROOT, "sim", "tests", exe[len("sim_"):] + ".c")
+    if exe.startswith("test_runtime_"):
+        return os.path.join(ROOT, "core", "tests", "runtime", exe + ".c")
     return os.path.join(ROOT, "core", "tests", exe + ".c")
 
 

@@ -699,21 +699,49 @@ case("cancel_in_final_phase", "cancel",
      [cancel(45), resp(50, "C")],
      no_completion("cancelled", SILENT_D))
 
-# ---- send failures (api.md behaviour) -----------------------------------------------------------
+# ---- send failures -------------------------------------------------------------------------------
+# r-client.md 9.3 "Delivery: make a best-effort attempt to deliver the same logical operation to
+# every server in the request's membership snapshot" (it ranks above api.md's abort of the submit):
+# a send that fails towards one server never skips the others, and only a transmission that reaches
+# no server at all fails (docs/spec-notes.md "Send failures"). The last two cases follow api.md for
+# that all-failed transmission (flag c_api).
 
-# One server. 20: the replay send to A fails -> the request ends with send_failed in round 1.
-# 25: A's response is ignored.
+# D. The initial send to A (the oldest) fails; B and C get it. r-client-ha-design.md 10
+# "Preferred-server failure": A produces no response, B returns a valid one -> select B at the
+# preference deadline. 5: B -> candidate. 20: P(0) elapsed -> B selected; completion to the missing
+# A (this attempt succeeds: only A's first send fails) and C.
+case("send_failure_initial_to_oldest_still_selects_b", "send_failure",
+     "a failing initial send to the oldest server does not keep the request from the others; B is selected",
+     ["r-client.md 9.3 (Delivery: best effort to every server in the snapshot)",
+      "r-client-ha-design.md 10 (Preferred-server failure)", R933 + " rules 5 and 6"],
+     [resp(5, "B")],
+     allowed("B", 20, [{"at": 0, "to": "A", "kind": "initial", "ok": False}] + init("B", "C")
+             + comp(20, "A", "C")),
+     send_failures=[{"server": "A", "from": 0, "count": 1}])
+
+# D. Silent round 0. 20: replay to A fails, B and C still get theirs. 25: C -> candidate (round 1's
+# preference deadline is 40). 40: C selected; completion to A and B.
+case("send_failure_on_replay_to_one_server_goes_on", "send_failure",
+     "a failing replay send to one server does not end the request; the others still get the replay",
+     ["r-client.md 9.3 (Delivery: best effort to every server in the snapshot)", R933 + " rule 7"],
+     [resp(25, "C")],
+     allowed("C", 40, init("A", "B", "C") + [{"at": 20, "to": "A", "kind": "replay", "round": 1, "ok": False}]
+             + rep(20, 1, "B", "C") + comp(40, "A", "B"), rnd=1),
+     send_failures=[{"server": "A", "from": 1, "count": 1}])
+
+# One server. 20: the replay send to A fails: the round reached no server -> the request ends with
+# send_failed in round 1. 25: A's response is ignored.
 case("send_failure_on_replay_ends_request", "send_failure",
-     "a failing replay send ends the request with a transport failure",
+     "a replay round whose sends all fail ends the request with a transport failure",
      ["r-client.md 6.4 Transport", "api.md Error Codes (RCLIENT_ERR_IO: callback, replay rounds)"],
      [resp(25, "A")],
      failed("send_failed", 20, init("A") + [{"at": 20, "to": "A", "kind": "replay", "round": 1, "ok": False}],
             1, "round"),
      servers=[A], send_failures=[{"server": "A", "from": 1, "count": 1}], flags=["c_api"])
 
-# One server; the initial send fails: the submission reports it, no completion.
+# One server; the initial send fails: no server got it, the submission reports it, no completion.
 case("send_failure_on_initial_send", "send_failure",
-     "a failing initial send is reported by the submission; no completion follows",
+     "an initial transmission that reaches no server is reported by the submission; no completion follows",
      ["r-client.md 6.2.1 Prepared", "api.md Resource Requests (first-transmission RCLIENT_ERR_IO)"],
      [],
      no_completion("submit_send_failed", [{"at": 0, "to": "A", "kind": "initial", "ok": False}], ttl=None),

@@ -289,9 +289,12 @@ typedef struct {
 typedef struct {
     uint32_t refresh_interval_ms;            /* periodic refresh; default 300000, capped by SRV TTLs */
     uint32_t forced_refresh_min_interval_ms; /* default 1000; throttles r_client_refresh_dns() after a
-                                                successful discovery. While no server is known, every
-                                                submit/report retries discovery (one lookup in flight at a
-                                                time): failed refreshes arm no throttle (api.md) */
+                                                discovery, and is the first retry delay after a failed
+                                                refresh while servers are known: the delay doubles per
+                                                consecutive failure up to refresh_interval_ms, and the
+                                                known servers stay in use (r-client.md 6.1, 9.4). While
+                                                no server is known, every submit/report retries
+                                                discovery (one lookup in flight at a time, api.md) */
     uint32_t forced_refresh_jitter_ms;       /* extra random delay 0..jitter; default 0 */
 } r_dns_refresh_config_t;
 
@@ -306,6 +309,9 @@ typedef struct {
     int status;                /* RCLIENT_OK when a response was selected, else the error */
     bool selected;             /* a server response was selected */
     uint64_t server_id;        /* selected server, 0 if none */
+    uint32_t send_failures;    /* destination sends the host refused during this request (initial
+                                  fan-out, replays, completion delivery); each is logged at
+                                  R_LOG_WARN with the member's server_id (docs/spec-notes.md) */
 } r_request_profile_t;
 
 typedef void (*r_request_profile_cb)(const r_request_profile_t *profile, void *user_data);
@@ -376,7 +382,8 @@ typedef struct {
  * (count 0) for failures and for the empty request. */
 typedef struct {
     int status;                         /* RCLIENT_OK (a response was selected), RCLIENT_ERR_TIMEOUT,
-                                           RCLIENT_ERR_IO or RCLIENT_ERR_AUTH (replay send failures) */
+                                           RCLIENT_ERR_IO (a replay round reached no server) or
+                                           RCLIENT_ERR_AUTH */
     bool success;                       /* every deficit 0 and every guard passed; false unless status OK */
     const r_resource_result_t *resources;
     size_t resource_count;
@@ -402,9 +409,11 @@ typedef void (*r_rate_limit_cb)(r_client_req_t *req, const r_rate_limit_result_t
  * RCLIENT_ERR_PROTOCOL (over 1200 bytes, guard buffer_size or resource
  * window_size_ms over quota), RCLIENT_ERR_DNS (no servers known; forces a
  * refresh), RCLIENT_ERR_AUTH (random source or encryption failed; nothing
- * sent), RCLIENT_ERR_NOMEM, RCLIENT_ERR_IO (a first-transmission send failed;
- * some servers may have received it: a resubmit is a new logical request with
- * a new unique_id, which servers that got the first copy may count again). */
+ * sent), RCLIENT_ERR_NOMEM, RCLIENT_ERR_IO (no server could be sent to: every
+ * send of the first transmission failed). A send refused towards some
+ * servers only is no error: the others still get the request (r-client.md
+ * 9.3 best-effort delivery), each refusal is logged at R_LOG_WARN with the
+ * server_id and counted in r_request_profile_t.send_failures. */
 RCLIENT_API int r_client_check_rate_limit_async(r_client_t *client, const r_resource_request_t *resources,
                                                 size_t resource_count, const r_latency_guard_t *guards,
                                                 size_t guard_count, const char *metrics_label,
@@ -463,7 +472,9 @@ RCLIENT_API int r_client_on_datagram(r_client_t *client, const uint8_t *data, si
  * reports are borrowed for the call. Returns RCLIENT_OK (also when every
  * report was filtered and nothing was sent), RCLIENT_ERR_CONFIG (NULL or
  * n_reports 0), RCLIENT_ERR_PROTOCOL (does not fit 1200 bytes), RCLIENT_ERR_DNS,
- * RCLIENT_ERR_AUTH, RCLIENT_ERR_IO (stopped at the first failing send). */
+ * RCLIENT_ERR_AUTH, RCLIENT_ERR_IO (no server could be sent to; a send refused
+ * towards some servers only is logged and the others still get the report,
+ * r-client.md 6.2.2, 9.3). */
 RCLIENT_API int r_client_report_latency(r_client_t *client, const r_service_latency_report_t *reports,
                                         size_t n_reports);
 

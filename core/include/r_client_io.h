@@ -44,8 +44,11 @@ typedef enum { R_LOG_DEBUG = 0, R_LOG_INFO = 1, R_LOG_WARN = 2, R_LOG_ERROR = 3 
 typedef struct {
     void *ctx;
     /* Send one datagram (data[0..len), len <= 1200) to `to`. Return 0 when
-     * handed to the network, non-zero on failure (the client maps it to
-     * RCLIENT_ERR_IO). Required. */
+     * handed to the network, non-zero on failure. A failure towards one
+     * server never skips the others (r-client.md 9.3 best-effort delivery):
+     * it is logged with the server_id and counted in the request profile;
+     * RCLIENT_ERR_IO follows only when no server of a fan-out took it
+     * (docs/spec-notes.md "Send failures"). Required. */
     int (*udp_send)(void *ctx, const r_addr_t *to, const uint8_t *data, size_t len);
     /* Current time, Unix-epoch milliseconds: the one clock domain of request
      * deadlines and time_stamp. Required. */
@@ -63,7 +66,8 @@ typedef struct {
      * to[0..n), in order, in as few system calls as the host can (one
      * sendmmsg). Returns how many leading destinations were handed to the
      * network: n on success; a smaller value k means to[k] failed and
-     * to[k+1..n) were not attempted. NULL: the core calls udp_send once per
+     * to[k+1..n) were not attempted (the core then calls again with
+     * to[k+1..n): one refused server never skips the others). NULL: the core calls udp_send once per
      * destination. When set, the core uses it for every fan-out (request
      * submit, replays, completion delivery, latency reports) and udp_send for
      * nothing else; udp_send stays required. Added after the first release:

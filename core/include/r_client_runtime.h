@@ -16,9 +16,15 @@
  * (api.md "Threading and reentrancy"). POSIX only (Linux, the BSDs, macOS).
  *
  * Contracts that differ from the core client:
- * - DNS discovery is synchronous: r_runtime_client_create, a refresh and any
- *   submit or report that finds no server block the calling thread for at
- *   most dns_timeout_ms per lookup (api.md "DNS Refresh").
+ * - DNS discovery is synchronous: r_runtime_client_create, a due refresh and
+ *   any submit or report that finds no server block the calling thread for
+ *   at most dns_timeout_ms per lookup, all tries included (one SRV lookup,
+ *   then one A/AAAA lookup per member; api.md "DNS Refresh"). Once servers
+ *   are known, a failed refresh keeps them and is retried only after a
+ *   backoff (dns_refresh.forced_refresh_min_interval_ms, doubled per
+ *   consecutive failure up to the refresh interval): a DNS outage does not
+ *   block every submit (r-client.md 6.1, 9.4). SRV TTLs are read from the
+ *   answer and cap the refresh interval (a TTL of 0 counts as 1 s).
  * - Packet-local ingress noise is discarded (api.md "Error Codes"):
  *   RCLIENT_ERR_PROTOCOL and RCLIENT_ERR_AUTH from r_client_on_datagram are
  *   counted in r_runtime_stats_t and never returned.
@@ -62,7 +68,8 @@ typedef struct {
     const char *tenant_dns_name;   /* NULL: "c-<key_id>.p0.ratelimitly.com" (api.md "Configuration") */
     const char *dns_server;        /* "IPv4:PORT" or "[IPv6]:PORT": the DNS server c-ares asks;
                                       NULL: the system resolver configuration (/etc/resolv.conf) */
-    uint32_t dns_timeout_ms;       /* per lookup attempt; 0 = 1000; two attempts per lookup */
+    uint32_t dns_timeout_ms;       /* bound of one lookup, both tries included (a third, then two
+                                      thirds of it); 0 = 1000 */
     const r_server_endpoint_t *servers; /* static membership (r-client.md 3.1 item 3); NULL/0 = DNS */
     size_t server_count;
     bool has_request_policy;       /* false: r_client_default_request_policy() */
@@ -77,6 +84,8 @@ typedef struct {
     void *log_user;
     bool single_send;              /* true: one sendto per datagram instead of one sendmmsg per
                                       fan-out (no udp_send_batch hook); for comparison only */
+    r_dns_refresh_config_t dns_refresh; /* DNS refresh pacing (r-client.md 9.4), as
+                                      r_client_config_t.dns_refresh; zero fields take the defaults */
 } r_runtime_options_t;
 
 /* Environment lookup: the value of name, or NULL when unset. */
@@ -90,9 +99,10 @@ typedef const char *(*r_runtime_lookup_fn)(void *ctx, const char *name);
  *   RATELIMITLY_REQUEST_REPLAY_COUNT optional N: decimal 0..R_CLIENT_HA_MAX_REPLAY_COUNT
  *   RATELIMITLY_REQUEST_PROFILE      optional: "1" profiles every request, "0" does not
  * Either scheduler value may be given alone; the other keeps the default. The
- * resulting policy must also pass r_client_policy_schedule() against the
- * key's dedup_ttl_ms_max, so a unit too large for the key is refused here
- * rather than at every submit. The string pointers stored in *out point into
+ * resulting policy (the default one, H = 60 ms, when neither scheduler
+ * variable is set) must also pass r_client_policy_schedule() against the
+ * key's dedup_ttl_ms_max, so a unit too large for the key, or a key too small
+ * for the default policy, is refused here rather than at every submit. The string pointers stored in *out point into
  * the environment: valid until it is modified.
  * Returns RCLIENT_OK, or RCLIENT_ERR_CONFIG (out NULL, key missing or
  * invalid, or any value above invalid or out of range; *out untouched). */

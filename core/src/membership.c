@@ -252,9 +252,41 @@ static size_t collect_members(const rl_membership_t *m, const rl_discovery_t *d,
     return n;
 }
 
+/* A failed refresh. It keeps the last good snapshot (r-client.md 6.1: "A
+ * failed discovery ... should not destroy a currently usable endpoint").
+ * With no snapshot it arms nothing: every failing submit retries (api.md
+ * "DNS Refresh": blocking DNS is the cost of a failing submit). With one,
+ * the retry waits for a backoff, the forced minimum doubled per consecutive
+ * failure up to the refresh interval, plus jitter (r-client.md 6.1 retry
+ * timer; 9.4: the forced minimum "bounds repeated forced refresh"), so a
+ * DNS outage costs one lookup per backoff step instead of one per submit
+ * (docs/spec-notes.md "Runtime and fan-out under failure"). */
+static void refresh_failed(rl_membership_t *m) {
+    if (m->current == NULL) {
+        mlog(m, R_LOG_WARN, "membership: DNS discovery of %s found no usable server", m->srv_name);
+        return;
+    }
+    uint64_t cap = m->refresh_interval_ms > m->forced_min_interval_ms ? m->refresh_interval_ms
+                                                                        : m->forced_min_interval_ms;
+    uint64_t delay = m->forced_min_interval_ms;
+    for (uint32_t k = 0; k < m->failed_refreshes && delay < cap; k++) {
+        delay *= 2u;
+    }
+    delay = delay < cap ? delay : cap;
+    if (m->failed_refreshes < UINT32_MAX) {
+        m->failed_refreshes++;
+    }
+    uint64_t now = m->now_ms(m->clock_ctx);
+    m->next_periodic_ms = add_sat(now, add_sat(delay, draw_jitter(m)));
+    m->forced_not_before_ms = m->next_periodic_ms;
+    mlog(m, R_LOG_WARN,
+         "membership: DNS refresh of %s failed (%u in a row); keeping %zu servers, next attempt in %llu ms",
+         m->srv_name, (unsigned)m->failed_refreshes, m->current->count,
+         (unsigned long long)(m->next_periodic_ms - now));
+}
+
 /* Install the result and arm both throttles. A refresh in which no address
- * lookup answered is a failed refresh: it keeps the last good snapshot and
- * arms nothing (api.md "DNS Refresh"). A partial one (some member without a
+ * lookup answered is a failed refresh (refresh_failed). A partial one (some member without a
  * fresh address) is installed and its periodic refresh is due as soon as the
  * forced-refresh throttle allows, so the missing addresses are retried soon
  * rather than after a whole refresh interval (docs/spec-notes.md). */
@@ -264,8 +296,7 @@ static void install_result(rl_membership_t *m, const rl_discovery_t *d) {
     size_t stale = 0;
     size_t n = collect_members(m, d, found, &fresh, &stale);
     if (fresh == 0) {
-        mlog(m, R_LOG_WARN, "membership: DNS discovery of %s found no usable server; keeping the current membership",
-             m->srv_name);
+        refresh_failed(m);
         return;
     }
     rl_snapshot_t *s = rl_snapshot_new(found, n);
@@ -281,6 +312,7 @@ static void install_result(rl_membership_t *m, const rl_discovery_t *d) {
     rl_snapshot_unref(m->current);
     m->current = s;
     m->generation++;
+    m->failed_refreshes = 0;
     m->next_periodic_ms = add_sat(now, interval);
     m->forced_not_before_ms = add_sat(now, add_sat(m->forced_min_interval_ms, draw_jitter(m)));
     if (stale != 0 && m->forced_not_before_ms < m->next_periodic_ms) {

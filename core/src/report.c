@@ -49,7 +49,12 @@ int r_client_report_latency(r_client_t *client, const r_service_latency_report_t
         rc = RCLIENT_ERR_AUTH;
     }
     if (rc == RCLIENT_OK) {
-        rc = rl_client_fanout(client, snap, NULL, buf, len, false); /* api.md: stops at the first failing send */
+        /* Once to every known server (r-client.md 6.2.2), best effort: one
+         * refused member neither stops the others nor fails the report;
+         * RCLIENT_ERR_IO only when no member could be sent to. */
+        size_t failed = 0;
+        rc = rl_client_fanout(client, snap, NULL, buf, len, "latency report", &failed) > 0 ? RCLIENT_OK
+                                                                                        : RCLIENT_ERR_IO;
     }
     /* A cookie datagram carries the cookie: it must not outlive the call in
      * this stack frame. len is 0 when nothing was encoded. */

@@ -170,11 +170,15 @@ static int submit(r_client_t *c, const r_resource_request_t *resources, size_t r
         rl_request_free(req);
         return rc;
     }
-    if (rl_client_fanout(c, snap, NULL, req->dgram, req->dgram_len, false) != RCLIENT_OK) {
+    /* Best effort to every member (r-client.md 9.3 "Delivery"): the submit
+     * fails only when no member could be sent to (docs/spec-notes.md). */
+    size_t failed = 0;
+    if (rl_client_fanout(c, snap, NULL, req->dgram, req->dgram_len, "request", &failed) == 0) {
         rl_reqtable_remove(&c->inflight, req);
         rl_request_free(req);
         return RCLIENT_ERR_IO;
     }
+    req->send_failures = (uint32_t)failed;
     rl_request_start(req);
     *out_req = req;
     return RCLIENT_OK;

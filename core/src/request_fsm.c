@@ -46,15 +46,18 @@ uint64_t rl_request_deadline(const r_client_req_t *req) {
 }
 
 /* Send the logical request (the datagram sealed at submit, r-client.md
- * 9.3.2) to every server still missing a valid response.
- * A replay stops at the first failure and returns it (the request then fails
- * with it, api.md "Error Codes"); completion delivery (keep_going) is
- * fire-and-forget to every missing server (r-client.md 9.3.4), so a failure
- * towards one server does not skip the others. */
-static int send_to_missing(r_client_req_t *req, bool keep_going) {
-    r_client_t *c = req->client;
-    int rc = rl_client_fanout(c, req->snapshot, req->responded, req->dgram, req->dgram_len, keep_going);
-    return keep_going ? RCLIENT_OK : rc;
+ * 9.3.2) to every server still missing a valid response, best effort
+ * (r-client.md 9.3 "Delivery"): a send refused towards one server never
+ * skips the others. Returns how many the host took. A replay round in which
+ * no send could be made ends the request with RCLIENT_ERR_IO (api.md "Error
+ * Codes": callback, replay rounds); completion delivery is fire-and-forget
+ * (r-client.md 9.3.4) and ignores the count. */
+static size_t send_to_missing(r_client_req_t *req, const char *what) {
+    size_t failed = 0;
+    size_t sent = rl_client_fanout(req->client, req->snapshot, req->responded, req->dgram, req->dgram_len, what,
+                                   &failed);
+    req->send_failures += (uint32_t)failed;
+    return sent;
 }
 
 void rl_request_free(r_client_req_t *req) {
@@ -123,7 +126,7 @@ static void complete(r_client_req_t *req, int status, const rl_rate_response_t *
     }
     /* After the result is copied out; the sends repeat the stored datagram. */
     if (resp != NULL && c->policy.completion_delivery && req->n_missing > 0 && now_ms < req->dedup_deadline) {
-        (void)send_to_missing(req, true); /* fire-and-forget: failures do not change the result */
+        (void)send_to_missing(req, "completion delivery"); /* fire-and-forget: failures change no result */
     }
     if (c->profile_cb != NULL) {
         r_request_profile_t p = {
@@ -133,6 +136,7 @@ static void complete(r_client_req_t *req, int status, const rl_rate_response_t *
             .status = status,
             .selected = resp != NULL,
             .server_id = resp != NULL ? resp->server_id : 0,
+            .send_failures = req->send_failures,
         };
         c->profile_cb(&p, c->profile_user);
     }
@@ -204,9 +208,8 @@ void rl_request_on_timeout(r_client_req_t *req, uint64_t now_ms) {
         }
         if (k < s->rounds) {
             enter_round(req, k);
-            int rc = now_ms < req->dedup_deadline ? send_to_missing(req, false) : RCLIENT_OK;
-            if (rc != RCLIENT_OK) {
-                complete(req, rc, NULL, now_ms);
+            if (now_ms < req->dedup_deadline && send_to_missing(req, "replay") == 0) {
+                complete(req, RCLIENT_ERR_IO, NULL, now_ms); /* no missing server could be sent to */
             }
             return;
         }

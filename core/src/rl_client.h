@@ -49,6 +49,7 @@ struct r_client_req {
     long candidate;                 /* rank of the candidate's server, -1 = none */
     rl_rate_response_t cand_resp;   /* the candidate; its block views point into cand_blocks */
     size_t n_missing;               /* servers without a valid response */
+    uint32_t send_failures;         /* destination sends the host refused (profile) */
     uint8_t *responded;             /* snapshot->count flags */
     r_rate_limit_cb cb;
     void *user;
@@ -81,11 +82,12 @@ int rl_client_new_header(r_client_t *c, rl_tenant_header_t *hdr, uint64_t now_ms
 
 /* Fan-out (fanout.c): send data[0..len) to every member of snap whose skip
  * flag is 0 (skip may be NULL: all), through io.udp_send_batch when the host
- * set it, else one io.udp_send each. keep_going: a failure towards one server
- * does not skip the later ones. Returns RCLIENT_OK, or RCLIENT_ERR_IO when a
- * send failed (without keep_going, nothing after it was attempted). */
-int rl_client_fanout(r_client_t *c, const rl_snapshot_t *snap, const uint8_t *skip, const uint8_t *data, size_t len,
-                     bool keep_going);
+ * set it, else one io.udp_send each. A failure towards one member never skips
+ * the others (r-client.md 9.3 best-effort delivery); each is logged at
+ * R_LOG_WARN with the member's server_id and what (e.g. "request"). Returns
+ * how many destinations the host took; *failed receives how many it refused. */
+size_t rl_client_fanout(r_client_t *c, const rl_snapshot_t *snap, const uint8_t *skip, const uint8_t *data,
+                        size_t len, const char *what, size_t *failed);
 
 /* Request state machine (request_fsm.c). */
 /* Arm round 0 (after the initial fan-out). */

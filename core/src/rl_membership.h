@@ -62,7 +62,9 @@ typedef struct {
     rl_snapshot_t *current;                   /* NULL until the first good discovery */
     rl_discovery_t *inflight;                 /* at most one */
     uint64_t next_periodic_ms;                /* periodic refresh due at or after this time */
-    uint64_t forced_not_before_ms;            /* forced refresh throttle, armed by a success */
+    uint64_t forced_not_before_ms;            /* forced refresh throttle, armed by a success or a
+                                                 failure that kept a snapshot */
+    uint32_t failed_refreshes;                /* consecutive failed refreshes that kept a snapshot */
     uint32_t generation;                      /* incremented per installed snapshot */
 } rl_membership_t;
 
@@ -98,7 +100,13 @@ void rl_membership_release(rl_membership_t *m);
  * RCLIENT_ERR_CONFIG for explicit membership. A resolver that answers inside
  * the call installs the snapshot before this returns. RCLIENT_OK also covers
  * a refresh that failed at once (resolver refused, allocation failure): a
- * failed refresh is logged, keeps the current snapshot and arms no throttle.
+ * failed refresh is logged and keeps the current snapshot. Without one (no
+ * server known yet) it arms nothing, so the next activity retries (api.md
+ * "DNS Refresh"); with one, it arms a retry after a backoff (r-client.md 6.1
+ * retry timer, 9.4): next_periodic_ms = forced_not_before_ms = now +
+ * min(forced_min_interval_ms * 2^(k-1), max(refresh_interval_ms,
+ * forced_min_interval_ms)) + jitter for the k-th consecutive failure; a
+ * successful discovery resets k.
  *
  * Discovery (r-client.md 3.1): one SRV lookup of srv_name, then one A/AAAA
  * lookup per conforming target (first label s-<server_id>, port != 0; first

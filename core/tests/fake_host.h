@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,9 @@ typedef struct {
     fh_send_t sends[FH_MAX_SENDS];
     size_t n_sends;
     long fail_send_at;        /* index of the send that fails, -1 none */
+    unsigned fail_servers;    /* bit i set: every send to server i fails */
+    int warn_logs;            /* R_LOG_WARN lines from the client */
+    char last_warn[256];      /* the latest of them */
     uint64_t rng_counter;
     bool rng_fail;
     int rebinds;
@@ -66,6 +70,15 @@ static fh_t *fh_current; /* the host whose clock the hooks read */
 
 static inline int fh_udp_send(void *ctx, const r_addr_t *to, const uint8_t *data, size_t len) {
     fh_t *h = ctx;
+    int server = -1;
+    for (int i = 0; i < FH_SERVERS; i++) {
+        if (h->endpoints[i].addr.port == to->port) {
+            server = i;
+        }
+    }
+    if (server >= 0 && ((h->fail_servers >> server) & 1u) != 0) {
+        return -1;
+    }
     if (h->fail_send_at >= 0 && (size_t)h->fail_send_at == h->n_sends) {
         h->fail_send_at = -1;
         return -1;
@@ -74,16 +87,19 @@ static inline int fh_udp_send(void *ctx, const r_addr_t *to, const uint8_t *data
         return -1;
     }
     fh_send_t *s = &h->sends[h->n_sends++];
-    s->server = -1;
-    for (int i = 0; i < FH_SERVERS; i++) {
-        if (h->endpoints[i].addr.port == to->port) {
-            s->server = i;
-        }
-    }
+    s->server = server;
     memcpy(s->data, data, len);
     s->len = len;
     s->at = h->now;
     return 0;
+}
+
+static inline void fh_log(void *ctx, r_log_level_t level, const char *msg) {
+    fh_t *h = ctx;
+    if (level == R_LOG_WARN) {
+        h->warn_logs++;
+        snprintf(h->last_warn, sizeof h->last_warn, "%s", msg);
+    }
 }
 
 static inline uint64_t fh_now(void *ctx) {
@@ -194,7 +210,7 @@ static inline r_client_config_t fh_config(fh_t *h, const r_request_policy_t *pol
 
 static inline r_io_ops_t fh_io(fh_t *h) {
     r_io_ops_t io = {.ctx = h, .udp_send = fh_udp_send, .now_ms = fh_now, .steering_rebind = fh_rebind,
-                     .random = fh_random};
+                     .random = fh_random, .log = fh_log};
     return io;
 }
 

@@ -112,17 +112,56 @@ static void test_empty_refresh_answer_keeps_last_good_set(void **state) {
     dh_teardown(h, &dns);
 }
 
-/* api.md: failed refreshes do not arm the pacing throttle. */
-static void test_failed_refresh_retried_on_next_activity(void **state) {
+/* A DNS outage with servers known: r-client.md 6.1 "A failed discovery ...
+ * should not destroy a currently usable endpoint" and retries on a retry
+ * timer; 9.4: forced_refresh_min_interval_ms "bounds repeated forced
+ * refresh"; api.md gives blocking DNS as the cost of a failing submit only.
+ * After the failed periodic refresh, the submits within the forced minimum
+ * (1000 ms by default) start no lookup and still reach both servers; the
+ * next one after it retries (project: docs/spec-notes.md). */
+static void test_failed_refresh_paced_while_servers_are_known(void **state) {
     (void)state;
     fh_t *h = dh_setup_two(R_AUTH_NONE, &dns, NULL, 0);
     dns.srv_mode = FAKE_AT_ONCE;
     dns.srv_status = 2;
     h->now = T0 + 300000;
     fh_submit(h);
-    h->now = T0 + 300001;
+    assert_int_equal(dns.srv_calls, 2);
+    for (uint64_t t = 1; t < 1000; t += 111) {
+        h->now = T0 + 300000 + t;
+        fh_submit(h);
+        r_service_latency_report_t r;
+        memset(&r, 0, sizeof r);
+        r.buffer_size = 32;
+        assert_int_equal(r_client_report_latency(h->client, &r, 1), RCLIENT_OK);
+    }
+    assert_int_equal(dns.srv_calls, 2); /* nine submits and nine reports: no lookup */
+    assert_int_equal(h->n_sends, 2u + 9u * 4u); /* every one reached both servers */
+    h->now = T0 + 301000;
     fh_submit(h);
     assert_int_equal(dns.srv_calls, 3);
+    dh_teardown(h, &dns);
+}
+
+/* api.md "DNS Refresh": with no server known, a failing submit forces a
+ * refresh each time (its blocking DNS is the cost of a failing submit). */
+static void test_failed_refresh_without_servers_retried_on_next_submit(void **state) {
+    (void)state;
+    dns.srv_mode = FAKE_AT_ONCE;
+    dns.srv_status = 2;
+    fh_t *h = dh_setup(R_AUTH_NONE, &dns, DH_ZONE, NULL);
+    assert_int_equal(dns.srv_calls, 1);
+    r_resource_request_t res;
+    r_latency_guard_t guard;
+    fh_default_inputs(&res, &guard);
+    r_client_req_t *req = NULL;
+    for (int i = 0; i < 3; i++) {
+        h->now = T0 + 1 + (uint64_t)i;
+        assert_int_equal(r_client_check_rate_limit_async(h->client, &res, 1, &guard, 1, NULL, 0, fh_on_result, h,
+                                                         &req),
+                         RCLIENT_ERR_DNS);
+    }
+    assert_int_equal(dns.srv_calls, 4);
     dh_teardown(h, &dns);
 }
 
@@ -248,7 +287,8 @@ int main(void) {
         T(test_no_refresh_without_activity),
         T(test_failed_refresh_keeps_last_good_set),
         T(test_empty_refresh_answer_keeps_last_good_set),
-        T(test_failed_refresh_retried_on_next_activity),
+        T(test_failed_refresh_paced_while_servers_are_known),
+        T(test_failed_refresh_without_servers_retried_on_next_submit),
         T(test_oldest_member_lookup_failure_keeps_it),
         T(test_refresh_dns_honours_forced_minimum),
         T(test_refresh_dns_configured_minimum),

@@ -1,10 +1,11 @@
 /* The optional batch-send hook r_io_ops_t.udp_send_batch (r_client_io.h):
  * every fan-out of the core (request submit, replays, completion delivery,
  * latency reports) is one hook call with the destinations in membership
- * order, and a failure is handled as with udp_send: the submit, a replay and
- * a report stop at the failed destination (api.md "Resource Requests",
- * "Reporting measured work"), completion delivery goes on with the servers
- * after it (r-client.md 9.3.4). Three servers A (oldest), B, C; default policy. */
+ * order, and a failure is handled as with udp_send: every fan-out goes on
+ * with the destinations after the refused one (r-client.md 9.3 "Delivery",
+ * best effort to every member; 9.3.4), and the submit, a replay round or a
+ * report fails only when no destination was taken (docs/spec-notes.md "Send
+ * failures"). Three servers A (oldest), B, C; default policy. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,6 +22,7 @@ typedef struct {
     size_t batch_n[8];           /* destinations per call */
     int first_server[8];         /* server index of to[0] per call */
     long fail_at;                /* -1 none; else the call's destination index that fails (once) */
+    bool fail_all;               /* every destination is refused */
     int direct_sends;
 } bh_t;
 
@@ -41,6 +43,9 @@ static size_t batch_hook(void *ctx, const r_addr_t *const *to, size_t n, const u
     }
     bh.batch_calls++;
     for (size_t i = 0; i < n; i++) {
+        if (bh.fail_all) {
+            return i;
+        }
         if (bh.fail_at >= 0 && (size_t)bh.fail_at == i) {
             bh.fail_at = -1;
             return i;
@@ -96,9 +101,24 @@ static void test_without_batch_hook_udp_send_per_server(void **state) {
     fh_teardown(h);
 }
 
-static void test_submit_batch_failure_is_io_and_stops(void **state) {
+static void test_submit_batch_goes_on_after_a_failed_destination(void **state) {
     (void)state;
     fh_t *h = setup_batch(1); /* B refused */
+    r_client_req_t *req = fh_submit(h);
+    assert_int_equal(bh.batch_calls, 2); /* A, B, C; then C after the refused B */
+    assert_int_equal(bh.batch_n[1], 1);
+    assert_int_equal(bh.first_server[1], C);
+    assert_int_equal(h->n_sends, 2);
+    assert_int_equal(h->sends[0].server, A);
+    assert_int_equal(h->sends[1].server, C);
+    r_client_cancel_request(h->client, req);
+    fh_teardown(h);
+}
+
+static void test_submit_batch_refused_everywhere_is_io(void **state) {
+    (void)state;
+    fh_t *h = setup_batch(-1);
+    bh.fail_all = true;
     r_resource_request_t res;
     r_latency_guard_t guard;
     fh_default_inputs(&res, &guard);
@@ -106,8 +126,8 @@ static void test_submit_batch_failure_is_io_and_stops(void **state) {
     assert_int_equal(r_client_check_rate_limit_async(h->client, &res, 1, &guard, 1, NULL, 0, fh_on_result, h, &req),
                      RCLIENT_ERR_IO);
     assert_null(req);
-    assert_int_equal(bh.batch_calls, 1);
-    assert_int_equal(h->n_sends, 1); /* A only: C was not attempted */
+    assert_int_equal(bh.batch_calls, 3); /* A, B, C; B, C; C: each refused */
+    assert_int_equal(h->n_sends, 0);
     assert_int_equal(h->completions, 0);
     fh_teardown(h);
 }
@@ -129,16 +149,29 @@ static void test_completion_delivery_goes_on_after_a_failed_destination(void **s
     fh_teardown(h);
 }
 
-static void test_replay_batch_failure_fails_the_request(void **state) {
+static void test_replay_batch_goes_on_after_a_failed_destination(void **state) {
     (void)state;
     fh_t *h = setup_batch(-1);
     r_client_req_t *req = fh_submit(h);
     bh.fail_at = 0;
-    fh_advance(h, req, FH_T0 + 20); /* round 0 silent: replay to A, B, C; A refused */
+    fh_advance(h, req, FH_T0 + 20); /* round 0 silent: replay to A, B, C; A refused, B and C sent */
+    assert_int_equal(h->completions, 0);
+    assert_int_equal(bh.batch_calls, 3);
+    assert_int_equal(bh.batch_n[2], 2);
+    assert_int_equal(bh.first_server[2], B);
+    assert_int_equal(h->n_sends, 5);
+    r_client_cancel_request(h->client, req);
+    fh_teardown(h);
+}
+
+static void test_replay_batch_refused_everywhere_fails_the_request(void **state) {
+    (void)state;
+    fh_t *h = setup_batch(-1);
+    r_client_req_t *req = fh_submit(h);
+    bh.fail_all = true;
+    fh_advance(h, req, FH_T0 + 20);
     assert_int_equal(h->completions, 1);
     assert_int_equal(h->status, RCLIENT_ERR_IO);
-    assert_int_equal(bh.batch_calls, 2);
-    assert_int_equal(bh.batch_n[1], 3);
     assert_int_equal(h->n_sends, 3); /* the replay sent nothing */
     fh_teardown(h);
 }
@@ -168,9 +201,13 @@ static void test_report_is_one_batch_call(void **state) {
     assert_int_equal(bh.batch_calls, 1);
     assert_int_equal(bh.batch_n[0], 3);
     assert_int_equal(bh.direct_sends, 0);
-    bh.fail_at = 2;
-    assert_int_equal(r_client_report_latency(h->client, &rep, 1), RCLIENT_ERR_IO);
+    bh.fail_at = 2; /* C refused: A and B still got it, the report is not failed */
+    assert_int_equal(r_client_report_latency(h->client, &rep, 1), RCLIENT_OK);
     assert_int_equal(bh.batch_calls, 2);
+    assert_int_equal(h->n_sends, 5);
+    bh.fail_all = true;
+    assert_int_equal(r_client_report_latency(h->client, &rep, 1), RCLIENT_ERR_IO);
+    assert_int_equal(h->n_sends, 5);
     fh_teardown(h);
 }
 
@@ -178,9 +215,11 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_submit_is_one_batch_call_in_membership_order),
         cmocka_unit_test(test_without_batch_hook_udp_send_per_server),
-        cmocka_unit_test(test_submit_batch_failure_is_io_and_stops),
+        cmocka_unit_test(test_submit_batch_goes_on_after_a_failed_destination),
+        cmocka_unit_test(test_submit_batch_refused_everywhere_is_io),
         cmocka_unit_test(test_completion_delivery_goes_on_after_a_failed_destination),
-        cmocka_unit_test(test_replay_batch_failure_fails_the_request),
+        cmocka_unit_test(test_replay_batch_goes_on_after_a_failed_destination),
+        cmocka_unit_test(test_replay_batch_refused_everywhere_fails_the_request),
         cmocka_unit_test(test_replay_skips_servers_that_answered),
         cmocka_unit_test(test_report_is_one_batch_call),
     };

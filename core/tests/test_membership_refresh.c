@@ -160,11 +160,53 @@ static void test_srv_failure_keeps_last_good(void **state) {
     assert_null(e->m.inflight);
     assert_ptr_equal(rl_membership_peek(&e->m), good);
     assert_int_equal(e->m.generation, 1);
-    assert_int_equal(e->m.next_periodic_ms, START_MS + 300000u);
-    assert_int_equal(e->m.forced_not_before_ms, forced);
-    assert_int_equal(e->rng.calls, 1);
-    assert_ptr_equal(rl_membership_acquire(&e->m), good); /* still due: retried */
+    /* r-client.md 6.1 (Unavailable -> Discovering on a retry timer) and 9.4
+     * (the forced-refresh minimum bounds repeated refresh): with a snapshot
+     * to keep, the failure arms the first backoff step, the forced minimum
+     * plus jitter (the zero rng bytes draw 0), for both the periodic check
+     * and r_client_refresh_dns (project: docs/spec-notes.md). */
+    assert_true(forced < START_MS + 300000u);
+    assert_int_equal(e->m.next_periodic_ms, START_MS + 301000u);
+    assert_int_equal(e->m.forced_not_before_ms, START_MS + 301000u);
+    assert_int_equal(e->rng.calls, 2);
+    assert_ptr_equal(rl_membership_acquire(&e->m), good); /* not due again yet: no lookup */
+    assert_int_equal(rl_membership_refresh(&e->m), RCLIENT_OK);
+    assert_int_equal(e->dns.srv_calls, 2);
+    e->clock.now = START_MS + 301000u;
+    assert_ptr_equal(rl_membership_acquire(&e->m), good); /* due: retried */
     assert_int_equal(e->dns.srv_calls, 3);
+}
+
+/* Consecutive failed refreshes with a snapshot to keep double the retry
+ * delay from the forced minimum (1000 ms) up to the refresh interval (10 s
+ * here); a good discovery resets it (project: docs/spec-notes.md, after
+ * r-client.md 6.1 "retry timer" and 9.4). */
+static void test_failed_refreshes_back_off_exponentially(void **state) {
+    env_t *e = *state;
+    r_dns_refresh_config_t cfg = {10000, 1000, 0};
+    env_install_two(e, &cfg, 0);
+    rl_snapshot_t *good = e->m.current;
+    e->dns.srv_status = 2;
+    static const uint64_t due[] = {START_MS + 10000u, START_MS + 11000u, START_MS + 13000u, START_MS + 17000u,
+                                   START_MS + 25000u, START_MS + 35000u, START_MS + 45000u};
+    for (size_t i = 0; i + 1 < sizeof due / sizeof due[0]; i++) {
+        e->clock.now = due[i] - 1u;
+        assert_ptr_equal(rl_membership_acquire(&e->m), good);
+        assert_int_equal(e->dns.srv_calls, 1 + i); /* not yet due */
+        e->clock.now = due[i];
+        assert_ptr_equal(rl_membership_acquire(&e->m), good);
+        assert_int_equal(e->dns.srv_calls, 2 + i); /* due: one lookup, which fails */
+        assert_int_equal(e->m.next_periodic_ms, due[i + 1]);
+    }
+    e->dns.srv_status = 0; /* DNS is back */
+    e->clock.now = START_MS + 45000u;
+    assert_non_null(rl_membership_acquire(&e->m));
+    assert_int_equal(e->m.generation, 2);
+    assert_int_equal(e->m.next_periodic_ms, START_MS + 55000u);
+    e->dns.srv_status = 2; /* fails again: the backoff starts over at the forced minimum */
+    e->clock.now = START_MS + 55000u;
+    assert_non_null(rl_membership_acquire(&e->m));
+    assert_int_equal(e->m.next_periodic_ms, START_MS + 56000u);
 }
 
 static void test_addr_failures_keep_last_good(void **state) {
@@ -290,8 +332,8 @@ static void test_every_addr_failure_is_failed_refresh(void **state) {
     e->dns.n_addr = 0; /* neither target answers */
     assert_ptr_equal(rl_membership_acquire(&e->m), good);
     assert_int_equal(e->m.generation, 1);
-    assert_int_equal(e->m.next_periodic_ms, START_MS + 300000u);
-    assert_int_equal(e->m.forced_not_before_ms, START_MS + 1000u);
+    assert_int_equal(e->m.next_periodic_ms, START_MS + 301000u); /* the first backoff step */
+    assert_int_equal(e->m.forced_not_before_ms, START_MS + 301000u);
 }
 
 /* Clock values near the top saturate instead of wrapping. */
@@ -319,6 +361,7 @@ int main(void) {
         T(test_no_jitter_draws_nothing),
         T(test_failed_first_refresh_arms_nothing),
         T(test_srv_failure_keeps_last_good),
+        T(test_failed_refreshes_back_off_exponentially),
         T(test_addr_failures_keep_last_good),
         T(test_oldest_addr_failure_keeps_last_address),
         T(test_oldest_addr_refused_keeps_last_address),

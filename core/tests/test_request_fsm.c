@@ -441,15 +441,70 @@ static void test_no_replay_at_or_after_dedup_deadline(void **state) {
     fh_teardown(h);
 }
 
-static void test_replay_send_failure_completes_with_io(void **state) {
+/* r-client.md 9.3 "Delivery" is a best effort to every server: a replay
+ * refused towards B still goes to C, and the request stays in flight
+ * (docs/spec-notes.md "Send failures"). */
+static void test_replay_send_failure_to_one_server_goes_on(void **state) {
     (void)state;
     fh_t *h = fh_setup(R_AUTH_NONE, NULL, 3);
     r_client_req_t *req = fh_submit(h);
-    h->fail_send_at = 4; /* the second replay send */
+    h->fail_send_at = 4; /* the replay to B */
+    fh_advance(h, req, T0 + 20);
+    assert_int_equal(h->completions, 0);
+    assert_int_equal(h->n_sends, 5);
+    assert_int_equal(h->sends[3].server, A);
+    assert_int_equal(h->sends[4].server, C);
+    assert_int_equal(h->sends[4].at, T0 + 20);
+    h->now = T0 + 25;
+    assert_int_equal(fh_allow(h, 4), RCLIENT_OK); /* C answers the replay: the request still decides */
+    fh_advance(h, req, T0 + 40);                  /* round 1's preference deadline selects C */
+    assert_int_equal(h->completions, 1);
+    assert_int_equal(h->status, RCLIENT_OK);
+    assert_int_equal(h->server_id, h->server_ids[C]);
+    assert_int_equal(h->profile.send_failures, 1);
+    fh_teardown(h);
+}
+
+/* api.md "Error Codes": RCLIENT_ERR_IO through the callback in replay rounds,
+ * when no missing server could be sent to (project: docs/spec-notes.md). */
+static void test_replay_refused_by_every_server_completes_with_io(void **state) {
+    (void)state;
+    fh_t *h = fh_setup(R_AUTH_NONE, NULL, 3);
+    r_client_req_t *req = fh_submit(h);
+    h->fail_servers = 7u;
     fh_advance(h, req, T0 + 20);
     assert_int_equal(h->completions, 1);
     assert_int_equal(h->status, RCLIENT_ERR_IO);
-    assert_int_equal(h->n_sends, 4);
+    assert_int_equal(h->completed_at, T0 + 20);
+    assert_int_equal(h->n_sends, 3);
+    assert_int_equal(h->profile.send_failures, 3);
+    fh_teardown(h);
+}
+
+/* r-client-ha-design.md 10 "Preferred-server failure": A produces no
+ * response, B returns a valid one: select B at the preference deadline, then
+ * best-effort completion delivery to the missing A. Here A cannot even be
+ * sent to (a host without A's address family): B and C still get the
+ * request, B is selected at P(0) = U = 20 ms, and the profile counts the
+ * two refused sends to A (initial and completion delivery). */
+static void test_unsendable_oldest_server_still_selects_b(void **state) {
+    (void)state;
+    fh_t *h = fh_setup(R_AUTH_COOKIE, NULL, 3);
+    h->fail_servers = 1u; /* A */
+    r_client_req_t *req = fh_submit(h);
+    assert_int_equal(h->n_sends, 2);
+    assert_int_equal(h->sends[0].server, B);
+    assert_int_equal(h->sends[1].server, C);
+    h->now = T0 + 5;
+    assert_int_equal(fh_allow(h, 0), RCLIENT_OK); /* B: a candidate, not yet selected */
+    assert_int_equal(h->completions, 0);
+    fh_advance(h, req, T0 + 20);
+    assert_int_equal(h->completions, 1);
+    assert_int_equal(h->status, RCLIENT_OK);
+    assert_int_equal(h->server_id, h->server_ids[B]);
+    assert_int_equal(h->completed_at, T0 + 20);
+    assert_int_equal(fh_sends_to(h, C, 2), 1); /* completion delivery reached C */
+    assert_int_equal(h->profile.send_failures, 2);
     fh_teardown(h);
 }
 
@@ -626,7 +681,9 @@ int main(void) {
         cmocka_unit_test(test_final_deadline_times_out),
         cmocka_unit_test(test_no_final_phase_times_out_after_last_round),
         cmocka_unit_test(test_no_replay_at_or_after_dedup_deadline),
-        cmocka_unit_test(test_replay_send_failure_completes_with_io),
+        cmocka_unit_test(test_replay_send_failure_to_one_server_goes_on),
+        cmocka_unit_test(test_replay_refused_by_every_server_completes_with_io),
+        cmocka_unit_test(test_unsendable_oldest_server_still_selects_b),
         cmocka_unit_test(test_completion_delivery_failure_does_not_change_result),
         cmocka_unit_test(test_completion_delivery_failure_still_reaches_other_missing_servers),
         cmocka_unit_test(test_single_server_response_is_oldest),

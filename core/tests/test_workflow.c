@@ -210,7 +210,7 @@ static void test_start_over_quota_buffer_is_protocol_and_idle(void **state) {
 static void test_start_send_failure_is_io_and_idle(void **state) {
     (void)state;
     wf_t *w = wf_setup(R_AUTH_NONE);
-    w->h->fail_send_at = 1;
+    w->h->fail_servers = 7u; /* no member can be sent to (docs/spec-notes.md "Send failures") */
     assert_int_equal(wf_start(w), RCLIENT_ERR_IO);
     assert_int_equal(w->adm.state, R_ADMISSION_IDLE);
     assert_null(w->adm.req);
@@ -356,7 +356,7 @@ static void test_replay_send_failure_is_failed_with_io(void **state) {
     (void)state;
     wf_t *w = wf_setup(R_AUTH_NONE);
     assert_int_equal(wf_start(w), RCLIENT_OK);
-    w->h->fail_send_at = 4; /* the second replay send */
+    w->h->fail_servers = 7u; /* the replay round cannot reach any missing member */
     wf_drive_to_timeout(w);
     assert_int_equal(w->h->now, T0 + 20);
     assert_int_equal(w->cap.outcome.reason, R_ADMISSION_FAILED);
@@ -455,9 +455,10 @@ static void test_failed_report_send_can_be_retried_once(void **state) {
     (void)state;
     wf_t *w = wf_setup(R_AUTH_NONE);
     wf_decide(w, 0, 5);
-    w->h->fail_send_at = (long)w->h->n_sends;
+    w->h->fail_servers = 7u; /* no member can be sent to */
     assert_int_equal(r_client_admission_report_latency(&w->adm, 42), RCLIENT_ERR_IO);
     assert_false(w->adm.reported);
+    w->h->fail_servers = 0;
     size_t sent = w->h->n_sends;
     assert_int_equal(r_client_admission_report_latency(&w->adm, 42), RCLIENT_OK);
     assert_true(w->adm.reported);

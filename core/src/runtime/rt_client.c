@@ -89,6 +89,7 @@ static int make_client(r_runtime_client_t *rt, const r_runtime_options_t *o) {
     cfg.request_policy = &policy;
     cfg.servers = o->servers;
     cfg.server_count = o->server_count;
+    cfg.dns_refresh = o->dns_refresh;
     if (o->profile_cb != NULL || o->profile_requests) {
         cfg.request_profile_cb = hook_profile;
         cfg.request_profile_user_data = rt;

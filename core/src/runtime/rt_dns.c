@@ -3,13 +3,20 @@
  * core's r_resolver_ops_t: every lookup runs to completion inside the start
  * hook, which answers the query before returning (r_client_io.h allows an
  * answer from inside the start call). c-ares can be pointed at one DNS server
- * and port, so tests run it against a server they start on loopback. */
+ * and port, so tests run it against a server they start on loopback.
+ *
+ * One lookup blocks for at most dns_timeout_ms (r_client_runtime.h): c-ares
+ * doubles its per-try timeout on the second try, so the tries get a third
+ * and two thirds of it, and a deadline on the monotonic clock cancels
+ * whatever is still outstanding when it passes (more servers in
+ * /etc/resolv.conf mean more tries, which the deadline cuts short). */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include <ares.h>
 
@@ -17,9 +24,14 @@
 
 #define MAX_RECORDS 64u /* RL_MAX_MEMBERS: the core keeps at most 64 members */
 #define TRIES 2
+#define T_SRV 33      /* RFC 2782 */
+#define HEADER_LEN 12 /* RFC 1035 4.1.1 */
+#define QFIXED_LEN 4  /* QTYPE, QCLASS */
+#define RRFIXED_LEN 10 /* TYPE, CLASS, TTL, RDLENGTH */
 
 struct rt_dns {
     ares_channel channel;
+    uint32_t timeout_ms; /* the bound of one lookup, all tries */
 };
 
 /* "1.2.3.4:53" or "[::1]:53" -> c-ares' CSV form (the same text); checked
@@ -74,9 +86,11 @@ int rt_dns_new(const char *server, uint32_t timeout_ms, rt_dns_t **out) {
         ares_library_cleanup(); /* GCOVR_EXCL_LINE: allocation failure */
         return RCLIENT_ERR_NOMEM; /* GCOVR_EXCL_LINE: allocation failure */
     }
+    d->timeout_ms = timeout_ms != 0 ? timeout_ms : 1000u;
     struct ares_options opts;
     memset(&opts, 0, sizeof opts);
-    opts.timeout = (int)(timeout_ms != 0 ? timeout_ms : 1000u);
+    /* Try 1 waits T/3, try 2 (doubled by c-ares) 2T/3: T in all. */
+    opts.timeout = (int)(d->timeout_ms / 3u > 0 ? d->timeout_ms / 3u : 1u);
     opts.tries = TRIES;
     opts.ndomains = 0; /* SRV names and their targets are absolute: no search list */
     opts.domains = NULL;
@@ -101,8 +115,18 @@ void rt_dns_free(rt_dns_t *d) {
     ares_library_cleanup();
 }
 
-/* Run the channel until every query finished (c-ares enforces the timeouts). */
-static void wait_all(ares_channel ch) {
+static uint64_t mono_ms(void) {
+    struct timespec ts;
+    (void)clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* Run the channel until every query finished, or until the lookup's bound
+ * passed: then cancel what is outstanding (its callbacks run with
+ * ARES_ECANCELLED, a failure). */
+static void wait_all(const rt_dns_t *d) {
+    ares_channel ch = d->channel;
+    uint64_t deadline = mono_ms() + d->timeout_ms;
     for (;;) {
         ares_socket_t socks[ARES_GETSOCK_MAXNUM];
         /* Bits read unsigned: c-ares' ARES_GETSOCK_WRITABLE shifts 1 into an int's sign bit. */
@@ -122,9 +146,17 @@ static void wait_all(ares_channel ch) {
         if (n == 0) {
             return; /* nothing outstanding */
         }
+        uint64_t now = mono_ms();
+        if (now >= deadline) {
+            ares_cancel(ch);
+            return;
+        }
         struct timeval tv, *tvp = ares_timeout(ch, NULL, &tv);
-        int ms = tvp == NULL ? 1000 : (int)(tvp->tv_sec * 1000 + (tvp->tv_usec + 999) / 1000);
-        int r = poll(pfd, n, ms);
+        uint64_t ms = tvp == NULL ? 1000u : (uint64_t)tvp->tv_sec * 1000u + ((uint64_t)tvp->tv_usec + 999u) / 1000u;
+        if (ms > deadline - now) {
+            ms = deadline - now;
+        }
+        int r = poll(pfd, n, (int)ms);
         if (r <= 0) {
             ares_process_fd(ch, ARES_SOCKET_BAD, ARES_SOCKET_BAD); /* timeouts */
             continue;
@@ -157,8 +189,65 @@ static int status_of(int ares_status) {
     return ares_status == ARES_ENOTFOUND || ares_status == ARES_ENODATA || ares_status == ARES_SUCCESS ? 0 : 1;
 }
 
-/* SRV: c-ares 1.18's SRV parser gives no TTL, so ttl_s is 0 ("unknown") and
- * the configured refresh interval applies (docs/spec-notes.md). */
+static uint32_t be16(const unsigned char *p) {
+    return ((uint32_t)p[0] << 8) | p[1];
+}
+
+/* Offset after the (possibly compressed, RFC 1035 4.1.4) name at abuf[off],
+ * or 0 when it runs past the message. */
+static size_t skip_name(const unsigned char *abuf, size_t alen, size_t off) {
+    while (off < alen) {
+        unsigned char l = abuf[off];
+        if (l == 0) {
+            return off + 1;
+        }
+        if ((l & 0xC0u) == 0xC0u) {
+            return off + 2 <= alen ? off + 2 : 0; /* a pointer ends the name */
+        }
+        off += 1u + l;
+    }
+    return 0;
+}
+
+/* The smallest TTL (seconds) of the SRV records in the answer section of
+ * abuf (RFC 1035 4.1: header, questions, then answer RRs of type, class,
+ * TTL, RDLENGTH, RDATA), or 0 when there is none. c-ares 1.18's SRV parser
+ * drops the TTL, so the raw answer is read here. A TTL of 0 ("do not cache")
+ * becomes 1 s: the core reads 0 as "unknown" (docs/spec-notes.md). */
+static uint32_t srv_min_ttl(const unsigned char *abuf, size_t alen) {
+    if (alen < HEADER_LEN) {
+        return 0;
+    }
+    uint32_t qd = be16(abuf + 4), an = be16(abuf + 6);
+    size_t off = HEADER_LEN;
+    for (uint32_t i = 0; i < qd; i++) {
+        off = skip_name(abuf, alen, off);
+        if (off == 0 || off + QFIXED_LEN > alen) {
+            return 0;
+        }
+        off += QFIXED_LEN;
+    }
+    uint32_t min = 0;
+    for (uint32_t i = 0; i < an; i++) {
+        off = skip_name(abuf, alen, off);
+        if (off == 0 || off + RRFIXED_LEN > alen) {
+            break;
+        }
+        const unsigned char *rr = abuf + off;
+        uint32_t ttl = (be16(rr + 4) << 16) | be16(rr + 6);
+        if (ttl > INT32_MAX || ttl == 0) {
+            ttl = 1u; /* RFC 2181 8: a TTL with the top bit set means zero */
+        }
+        if (be16(rr) == T_SRV && be16(rr + 2) == 1u /* IN */ && (min == 0 || ttl < min)) {
+            min = ttl;
+        }
+        off += RRFIXED_LEN + be16(rr + 8);
+    }
+    return min;
+}
+
+/* SRV: the records from c-ares' parser, each with the RRset's TTL read from
+ * the raw answer (api.md "DNS Refresh": SRV TTLs cap the periodic interval). */
 static void on_srv(void *arg, int status, int timeouts, unsigned char *abuf, int alen) {
     (void)timeouts;
     answer_t *a = arg;
@@ -168,6 +257,7 @@ static void on_srv(void *arg, int status, int timeouts, unsigned char *abuf, int
         a->status = status_of(status);
         return;
     }
+    uint32_t ttl_s = srv_min_ttl(abuf, (size_t)alen);
     for (const struct ares_srv_reply *r = reply; r != NULL && a->n < MAX_RECORDS; r = r->next) {
         size_t len = strlen(r->host);
         if (len >= sizeof a->targets[0]) {
@@ -178,7 +268,7 @@ static void on_srv(void *arg, int status, int timeouts, unsigned char *abuf, int
         a->srv[a->n].port = r->port;
         a->srv[a->n].priority = r->priority;
         a->srv[a->n].weight = r->weight;
-        a->srv[a->n].ttl_s = 0;
+        a->srv[a->n].ttl_s = ttl_s;
         a->n++;
     }
     ares_free_data(reply);
@@ -190,8 +280,8 @@ static int resolve_srv(void *ctx, const char *name, r_dns_query_t *query) {
     if (a == NULL) {
         return -1; /* GCOVR_EXCL_LINE: allocation failure: the lookup did not start */
     }
-    ares_query(d->channel, name, 1 /* class IN */, 33 /* type SRV */, on_srv, a);
-    wait_all(d->channel);
+    ares_query(d->channel, name, 1 /* class IN */, T_SRV, on_srv, a);
+    wait_all(d);
     r_client_dns_srv_done(query, a->answered ? a->status : 1, a->srv, a->n);
     free(a);
     return 0;
@@ -234,7 +324,7 @@ static int resolve_addr(void *ctx, const char *host, r_dns_query_t *query) {
     hints.ai_family = AF_UNSPEC; /* A and AAAA */
     hints.ai_socktype = SOCK_DGRAM;
     ares_getaddrinfo(d->channel, host, NULL, &hints, on_addr, a);
-    wait_all(d->channel);
+    wait_all(d);
     r_client_dns_addr_done(query, a->answered ? a->status : 1, a->addr, a->n);
     free(a);
     return 0;

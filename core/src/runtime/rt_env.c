@@ -53,9 +53,20 @@ static int check_key_and_policy(const r_runtime_options_t *o, const char **why) 
     uint32_t cap = info.quotas.dedup_ttl_ms_max;
     OPENSSL_cleanse(&info, sizeof info);
     const char *pwhy = NULL;
-    if (o->has_request_policy && r_client_policy_schedule(&o->request_policy, cap, NULL, &pwhy) != RCLIENT_OK) {
-        return fail(why, ENV_UNIT "/" ENV_REPLAYS ": the policy's dedup horizon exceeds the key's "
-                                  "dedup_ttl_ms_max, or the policy is invalid");
+    if (o->has_request_policy) {
+        if (r_client_policy_schedule(&o->request_policy, cap, NULL, &pwhy) != RCLIENT_OK) {
+            return fail(why, ENV_UNIT "/" ENV_REPLAYS ": the policy's dedup horizon exceeds the key's "
+                                      "dedup_ttl_ms_max, or the policy is invalid");
+        }
+        return RCLIENT_OK;
+    }
+    /* No scheduler variable: the runtime will use the default policy, which
+     * must fit the key too (else every submit would fail RCLIENT_ERR_CONFIG). */
+    r_request_policy_t def;
+    r_client_default_request_policy(&def);
+    if (r_client_policy_schedule(&def, cap, NULL, &pwhy) != RCLIENT_OK) {
+        return fail(why, ENV_KEY ": the key's dedup_ttl_ms_max is below the default policy's horizon "
+                                 "(60 ms); set " ENV_UNIT " lower");
     }
     return RCLIENT_OK;
 }

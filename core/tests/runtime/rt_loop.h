@@ -6,6 +6,7 @@
 
 #include <poll.h>
 #include <stdbool.h>
+#include <string.h>
 
 #include "r_client_runtime.h"
 
@@ -27,6 +28,17 @@ static inline void rt_on_result(r_client_req_t *req, const r_rate_limit_result_t
     out->server_id = r->server_id;
     out->keep_port = r->steering_feedback;
     out->deficit = r->resource_count > 0 ? r->resources[0].tokens_deficit : 0;
+}
+
+/* Options for a runtime of the tests: the key, everything else zero, and the
+ * default policy with U = TEST_UNIT_MS (test_keys.h), so a loaded host still
+ * answers within a round. */
+static inline void rt_test_options(r_runtime_options_t *o, const char *key, uint32_t unit_ms) {
+    memset(o, 0, sizeof *o);
+    o->auth_key = key;
+    o->has_request_policy = true;
+    r_client_default_request_policy(&o->request_policy);
+    o->request_policy.unit_ms = unit_ms;
 }
 
 /* Run until *done != 0 or max_ms passed; req (may be NULL) gets its timeouts

@@ -11,6 +11,7 @@
 
 #define TEST_QUOTA_300 0xf8f2b150u  /* dedup_ttl_ms_max 300, latency_buffer_size_max 32 */
 #define TEST_QUOTA_2000 0xfe42b150u /* the same with dedup_ttl_ms_max 2000: room for slow hosts */
+#define TEST_QUOTA_50 0xf82ab150u   /* the same with dedup_ttl_ms_max 50: below the default H of 60 ms */
 
 /* Returns 0, or -1 when out is too small. */
 static inline int test_make_key_quota(r_auth_type_t type, uint64_t key_id, uint32_t quota_word, char *out,

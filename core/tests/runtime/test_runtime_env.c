@@ -147,6 +147,28 @@ static void test_unit_too_large_for_the_key(void **state) {
     assert_int_equal(parse((env_t){.key = key, .unit = "100"}, &o, NULL), RCLIENT_OK); /* H = 300 */
 }
 
+/* The default policy (r-client.md 9.3.5: U = 20 ms, N = 1, B = 1, F = 1, so
+ * H = 60 ms) does not fit a key whose dedup_ttl_ms_max is 50 ms (r-client.md
+ * 9.3.1: H must not exceed the key's limit; api.md "Public runtime":
+ * out-of-range values make r_runtime_options_from_env fail), so the options
+ * are refused even when no scheduler variable is set; *out stays untouched. */
+static void test_default_policy_too_large_for_the_key(void **state) {
+    (void)state;
+    char small[160];
+    assert_int_equal(test_make_key_quota(R_AUTH_COOKIE, 42, TEST_QUOTA_50, small, sizeof small), 0);
+    r_runtime_options_t o;
+    const char *why = NULL;
+    assert_int_equal(parse((env_t){.key = small}, &o, &why), RCLIENT_ERR_CONFIG);
+    assert_non_null(why);
+    assert_non_null(strstr(why, "dedup_ttl_ms_max"));
+    assert_int_equal(((const unsigned char *)&o)[0], 0xA5); /* untouched */
+    /* U = 16: H = 48 ms fits the same key (accept path). */
+    assert_int_equal(parse((env_t){.key = small, .unit = "16"}, &o, &why), RCLIENT_OK);
+    assert_null(why);
+    assert_true(o.has_request_policy);
+    assert_int_equal(o.request_policy.unit_ms, 16);
+}
+
 static void test_bad_replay_counts(void **state) {
     (void)state;
     static const char *bad[] = {"", "17", "-1", "1e1", "one", " 1", "4294967297"};
@@ -232,6 +254,7 @@ int main(void) {
         cmocka_unit_test(test_empty_tenant),
         cmocka_unit_test(test_bad_units),
         cmocka_unit_test(test_unit_too_large_for_the_key),
+        cmocka_unit_test(test_default_policy_too_large_for_the_key),
         cmocka_unit_test(test_bad_replay_counts),
         cmocka_unit_test(test_bad_profile),
         cmocka_unit_test(test_null_arguments),

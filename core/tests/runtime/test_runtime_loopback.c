@@ -62,15 +62,11 @@ static bool fx_start(fx_t *f, size_t n, bool ipv6, r_auth_type_t type, bool sing
         f->eps[i] = responder_endpoint(f->resp, i);
     }
     r_runtime_options_t o;
-    memset(&o, 0, sizeof o);
-    o.auth_key = f->key;
+    rt_test_options(&o, f->key, TEST_UNIT_MS);
     o.servers = f->eps;
     o.server_count = n;
     o.single_send = single_send;
     o.socket_cb = socket_cb;
-    o.has_request_policy = true; /* U = TEST_UNIT_MS: slow hosts still answer within a round */
-    r_client_default_request_policy(&o.request_policy);
-    o.request_policy.unit_ms = TEST_UNIT_MS;
     refuse_sockets = 0;
     registered = 0;
     assert_int_equal(r_runtime_client_create(&o, &f->rt), RCLIENT_OK);
@@ -168,6 +164,58 @@ static void test_silent_oldest_fails_over_to_the_next_oldest(void **state) {
     /* r-client.md 9.3.3: the oldest valid candidate at the preference deadline. */
     assert_true(r.server_id == f.eps[1].server_id);
     fx_stop(&f);
+}
+
+/* r-client.md 9.3 "Delivery": a best-effort attempt to every server of the
+ * snapshot; r-client-ha-design.md 10 "Preferred-server failure": A yields
+ * nothing, B answers -> B is selected at the preference deadline. Here the
+ * oldest member's address is the IPv4 broadcast address, which the kernel
+ * refuses without SO_BROADCAST (EACCES): a member that cannot be sent to.
+ * The two healthy servers must still get the request (issue 20 item 14:
+ * before, submit returned RCLIENT_ERR_IO and neither received anything). */
+static void unsendable_oldest(bool single_send) {
+    fx_t f;
+    fx_start(&f, 2, false, R_AUTH_COOKIE, single_send);
+    r_server_endpoint_t eps[3];
+    assert_int_equal(r_client_encode_server_id(1735689600u + 1000u, 0, 1, &eps[0].server_id), RCLIENT_OK);
+    memset(&eps[0].addr, 0, sizeof eps[0].addr);
+    eps[0].addr.family = R_ADDR_INET;
+    memset(eps[0].addr.addr, 0xff, 4); /* 255.255.255.255 */
+    eps[0].addr.port = 9;
+    eps[1] = f.eps[0];
+    eps[2] = f.eps[1];
+    assert_true(eps[0].server_id < eps[1].server_id); /* the unsendable member is the oldest */
+    r_runtime_client_destroy(f.rt);
+    r_runtime_options_t o;
+    rt_test_options(&o, f.key, TEST_UNIT_MS);
+    o.servers = eps;
+    o.server_count = 3;
+    o.single_send = single_send;
+    o.socket_cb = socket_cb;
+    assert_int_equal(r_runtime_client_create(&o, &f.rt), RCLIENT_OK);
+    rt_result_t r = fx_check(&f); /* asserts the submit returned RCLIENT_OK */
+    assert_int_equal(r.status, RCLIENT_OK);
+    assert_true(r.success);
+    assert_true(r.server_id == eps[1].server_id); /* the oldest server that could answer */
+    assert_true(responder_received(f.resp, 0) >= 1);
+    for (int i = 0; i < 2000 && responder_received(f.resp, 1) == 0; i++) {
+        usleep(1000); /* the responder thread may not have run yet on a loaded host */
+    }
+    assert_true(responder_received(f.resp, 1) >= 1);
+    r_runtime_stats_t st;
+    assert_int_equal(r_runtime_client_stats(f.rt, &st), RCLIENT_OK);
+    assert_true(st.send_failures >= 1); /* the initial send to the broadcast member, and any completion send */
+    fx_stop(&f);
+}
+
+static void test_unsendable_oldest_member_does_not_stop_the_fanout(void **state) {
+    (void)state;
+    unsendable_oldest(false);
+}
+
+static void test_unsendable_oldest_member_single_send(void **state) {
+    (void)state;
+    unsendable_oldest(true);
 }
 
 static void send_garbage_to(uint16_t port) {
@@ -470,6 +518,8 @@ int main(void) {
         cmocka_unit_test(test_fanout_is_one_sendmmsg),
         cmocka_unit_test(test_single_send_is_one_sendto_per_server),
         cmocka_unit_test(test_silent_oldest_fails_over_to_the_next_oldest),
+        cmocka_unit_test(test_unsendable_oldest_member_does_not_stop_the_fanout),
+        cmocka_unit_test(test_unsendable_oldest_member_single_send),
         cmocka_unit_test(test_noise_is_discarded_and_the_request_survives),
         cmocka_unit_test(test_on_readable_rejects_foreign_socket),
         cmocka_unit_test(test_rebind_is_a_new_source_port_at_the_server),
