@@ -113,7 +113,10 @@
  * (found, not replayed) until its time_stamp is stale (time_stamp +
  * freshness_ms), so a copy arriving after its window is dropped as STALE
  * instead of being decided again; without one, it leaves at its window's end.
- * dedup_capacity bounds the occupied slots; a new entry at capacity removes
+ * A Rate Request under a live entry's key in a datagram shorter than the
+ * cached reply is not a copy (a response is its request modified in place):
+ * MALFORMED (unique_id), nothing replayed or counted, so no source gets more
+ * bytes back than it sent. dedup_capacity bounds the occupied slots; a new entry at capacity removes
  * the oldest: one past its window costs nothing, a live one is an eviction
  * (stats.dedup_evicted_capacity, the datagram's result.dedup_evicted) and
  * makes the cache degraded (wire_protocol.md Degraded-State Behavior) until

@@ -93,11 +93,16 @@ static size_t respond(sim_server_t *s, srv_tenant_t *t, const srv_frame_t *f, sr
 
 /* Dedup lookup with degraded-mode loss. Returns the live entry to replay, or
  * NULL to process the request afresh (counting reprocessing); *late is set
- * when the entry is retained past its window (the copy is refused). */
-static const srv_dd_slot_t *dedup_check(sim_server_t *s, const srv_dd_key_t *key, uint64_t now_ms, bool *late) {
+ * when the entry is retained past its window (the copy is refused). A live
+ * entry whose reply is longer than the datagram (in_len bytes) is returned
+ * uncounted: a copy is the same request, and a response is its request
+ * modified in place (wire_protocol.md "rate_response PDU"), so this datagram
+ * is no copy and is refused without changing anything. */
+static const srv_dd_slot_t *dedup_check(sim_server_t *s, const srv_dd_key_t *key, uint64_t now_ms, size_t in_len,
+                                        bool *late) {
     srv_dd_slot_t *slot = srv_dedup_lookup(&s->dedup, key, now_ms);
     *late = slot != NULL && now_ms >= slot->expiry_ms;
-    if (*late) {
+    if (*late || (slot != NULL && slot->resp_len > in_len)) {
         return slot;
     }
     if (slot != NULL && s->dedup_loss_p > 0.0 && keyed_draw(s, 2, key->unique_id, now_ms) < s->dedup_loss_p) {
@@ -141,9 +146,14 @@ static sim_server_verdict_t rate_request(sim_server_t *s, srv_tenant_t *t, const
     uint32_t ttl = pdu->dedup_ttl_ms;
     srv_dd_key_t key = {f->key_id, f->unique_id, SRV_PDU_RT, f->tenant_mgmt_flag};
     bool late = false;
-    const srv_dd_slot_t *hit = dedup_check(s, &key, now_ms, &late);
+    const srv_dd_slot_t *hit = dedup_check(s, &key, now_ms, f->pdu_off + f->pdu_len, &late);
     if (late) {
         return srv_dedup_too_late(s, hit);
+    }
+    if (hit != NULL && hit->resp_len > f->pdu_off + f->pdu_len) {
+        return SRV_DROP(s, SIM_SRV_DROP_MALFORMED, .where = "rate request", .field = "unique_id",
+                        .got = f->pdu_off + f->pdu_len, .rel = "min", .want = hit->resp_len,
+                        .note = "reuses an answered request's unique_id in a datagram shorter than its reply");
     }
     if (hit != NULL) { /* before the freshness check: a duplicate inside its window is replayed */
         reply->bytes = hit->resp;
