@@ -162,8 +162,14 @@
  * of the tracker's binding and life and its check counters (wire_protocol.md
  * defines no speculative sample, and a sample the server made up would bias
  * the minimum that reports measure);
- * the server never compares a duplicate's body with the original's; an
+ * the server never compares a duplicate's body with the original's (only
+ * its length, above); an
  * allocation failure while creating state drops the request as QUOTA.
+ *
+ * State tables (buckets, trackers, labels, services): clients choose the
+ * ids, so positions are SipHash-2-4 under a 16-byte key per server (drawn
+ * after the dedup key on the same side stream): no chosen ids share one
+ * probe chain.
  *
  * Cost: one handle copies the datagram once, does O(blocks) table probes and
  * at most two AES operations; the tables allocate only when they grow
@@ -415,6 +421,17 @@ sim_server_t *sim_server_new(const sim_server_params_t *params, const sim_rng_t 
         srv_dedup_free(&s->dedup);
         dd = -1;
     }
+    /* The state tables' key: the next 16 bytes of the same side stream (the
+     * dedup key above is unchanged). */
+    sim_rng_bytes(&key_rng, hash_key, sizeof hash_key);
+    if (dd == 0 && srv_hasher_init(&s->hasher, hash_key) != 0) {
+        srv_dedup_free(&s->dedup);
+        dd = -1;
+    }
+    srv_table_t *tables[4] = {&s->buckets, &s->trackers, &s->labels, &s->services};
+    for (size_t i = 0; dd == 0 && i < 4; i++) {
+        (void)srv_table_set_hasher(tables[i], &s->hasher); /* empty: cannot fail */
+    }
     OPENSSL_cleanse(hash_key, sizeof hash_key);
     OPENSSL_cleanse(&key_rng, sizeof key_rng);
     if (dd != 0) {
@@ -433,6 +450,7 @@ void sim_server_free(sim_server_t *s) {
     srv_table_free(&s->trackers);
     srv_table_free(&s->labels);
     srv_table_free(&s->services);
+    srv_hasher_free(&s->hasher);
     srv_dedup_free(&s->dedup);
     for (size_t i = 0; i < s->tenant_cap; i++) {
         if (s->tenants[i] != NULL) {

@@ -136,6 +136,7 @@ struct sim_server {
     srv_tenant_t **tenants;            /* open addressing on key_id; never removed */
     size_t tenant_cap, n_tenants;
     srv_table_t buckets, trackers, labels, services;
+    srv_hasher_t hasher;        /* the tables' keyed position hash */
     srv_dedup_t dedup;
     double dedup_loss_p;
     sim_steer_mode_t steer_mode;

@@ -1,6 +1,7 @@
 /* test_server_review.c - reference server: findings of an adversarial review
  * of the dedup cache and the latency trackers (issue 20), each checked
  * against wire_protocol.md. */
+#include "sim_server_int.h"
 #include "sim_server_test_util.h"
 
 static tu_fix_t *fix_none(uint32_t capacity, uint32_t freshness_ms) {
@@ -57,9 +58,88 @@ static void test_shorter_datagram_under_answered_unique_id_gets_no_larger_reply(
     tu_fix_free(f);
 }
 
+/* ---- the state tables' position hash ------------------------------------------ */
+
+/* Modular inverse of an odd a modulo 2^64 (Newton: each step doubles the bits). */
+static uint64_t inv64(uint64_t a) {
+    uint64_t x = a;
+    for (int i = 0; i < 6; i++) {
+        x *= 2u - a * x;
+    }
+    return x;
+}
+
+/* The inverse of the splitmix64 finaliser the tables used unkeyed. */
+static uint64_t unmix(uint64_t x) {
+    x ^= (x >> 31) ^ (x >> 62);
+    x *= inv64(0x94D049BB133111EBull);
+    x ^= (x >> 27) ^ (x >> 54);
+    x *= inv64(0xBF58476D1CE4E5B9ull);
+    x ^= (x >> 30) ^ (x >> 60);
+    return x;
+}
+
+/* bucket_id #k whose unkeyed position hash (key_id * C ^ lo ^ hi * C', then
+ * the finaliser) has its low 32 bits zero: every such id has one home slot
+ * in any table. */
+static void colliding_id(uint64_t key_id, uint32_t k, uint8_t id[16]) {
+    uint64_t lo = unmix((uint64_t)(k + 1u) << 32) ^ (key_id * 0x9E3779B97F4A7C15ull);
+    memset(id, 0, 16);
+    for (int i = 0; i < 8; i++) {
+        id[i] = (uint8_t)(lo >> (8 * i));
+    }
+}
+
+static size_t longest_run(const srv_table_t *t) {
+    size_t best = 0, run = 0;
+    for (size_t i = 0; i < 2u * t->cap; i++) { /* twice round: a run may wrap */
+        const srv_entry_hdr_t *e = (const srv_entry_hdr_t *)(t->slots + (i % t->cap) * t->entry_size);
+        run = e->used ? run + 1u : 0u;
+        best = run > best ? run : best;
+    }
+    return best > t->cap ? t->cap : best;
+}
+
+/* wire_protocol.md "Content-defined resource identity": "An r-server MUST use
+ * the received 16-byte bucket_id directly as the tenant-local state key", so
+ * a client chooses the ids. Under an unkeyed position hash an rl-none tenant
+ * could put its whole bucket quota (65,536 by default) in one probe chain
+ * (measured on serve: 13 ms a request at 64,000 buckets against 0.08 ms) and
+ * slow every tenant whose entries land in it (project: the tables are keyed
+ * per server, as the dedup index is). 520 buckets chosen to share one home
+ * slot under the old mix are spread over the table. */
+static void test_chosen_bucket_ids_do_not_form_one_probe_chain(void **state) {
+    (void)state;
+    tu_fix_t *f = fix_none(0, 0);
+    f->ttl = 300;
+    r_resource_request_t r[40];
+    uint32_t k = 0;
+    for (uint32_t n = 0; n < 13; n++) {
+        for (size_t i = 0; i < 40; i++, k++) {
+            memset(&r[i], 0, sizeof r[i]);
+            colliding_id(f->k.key_id, k, r[i].bucket_id);
+            r[i].window_size_ms = 60000;
+            r[i].rate_limit = 100;
+            r[i].tokens_requested = 1;
+        }
+        tu_out_t o;
+        assert_int_equal(tu_send(f, TU_T0, n + 1, NULL, 0, r, 40, &o, NULL), SIM_SRV_ANSWERED);
+    }
+    const srv_table_t *t = &f->s->buckets;
+    assert_int_equal(t->used, 520);
+    assert_true(longest_run(t) < 64); /* unkeyed: one run of 520 */
+    /* Every bucket is still found: the last request's ids again take a second token. */
+    tu_out_t o;
+    tu_parsed_t p;
+    assert_int_equal(tu_send(f, TU_T0 + 1, 99, NULL, 0, r, 40, &o, &p), SIM_SRV_ANSWERED);
+    assert_int_equal(tu_res_at(&p, 39).actual_rate, 2);
+    tu_fix_free(f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shorter_datagram_under_answered_unique_id_gets_no_larger_reply),
+        cmocka_unit_test(test_chosen_bucket_ids_do_not_form_one_probe_chain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
