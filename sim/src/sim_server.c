@@ -115,7 +115,7 @@
  * instead of being decided again; without one, it leaves at its window's end.
  * A Rate Request under a live entry's key in a datagram shorter than the
  * cached reply is not a copy (a response is its request modified in place):
- * MALFORMED (unique_id), nothing replayed or counted, so no source gets more
+ * MISMATCH (unique_id), nothing replayed or counted, so no source gets more
  * bytes back than it sent. dedup_capacity bounds the occupied slots; a new entry at capacity removes
  * the oldest: one past its window costs nothing, a live one is an eviction
  * (stats.dedup_evicted_capacity, the datagram's result.dedup_evicted) and

@@ -151,7 +151,7 @@ static sim_server_verdict_t rate_request(sim_server_t *s, srv_tenant_t *t, const
         return srv_dedup_too_late(s, hit);
     }
     if (hit != NULL && hit->resp_len > f->pdu_off + f->pdu_len) {
-        return SRV_DROP(s, SIM_SRV_DROP_MALFORMED, .where = "rate request", .field = "unique_id",
+        return SRV_DROP(s, SIM_SRV_DROP_MISMATCH, .where = "rate request", .field = "unique_id",
                         .got = f->pdu_off + f->pdu_len, .rel = "min", .want = hit->resp_len,
                         .note = "reuses an answered request's unique_id in a datagram shorter than its reply");
     }

@@ -22,7 +22,8 @@ static tu_fix_t *fix_none(uint32_t capacity, uint32_t freshness_ms) {
  * source can send one under an rl-none key) with a shorter body than the
  * cached reply is not a copy of it: answering it with the cached reply would
  * send more bytes than came in, to an unauthenticated source address
- * (project: dropped, nothing consumed; the true copy is still replayed). */
+ * (project: dropped as a mismatch with the live entry, nothing consumed or
+ * counted; the true copy is still replayed). */
 static void test_shorter_datagram_under_answered_unique_id_gets_no_larger_reply(void **state) {
     (void)state;
     tu_fix_t *f = fix_none(0, 0);
@@ -44,7 +45,7 @@ static void test_shorter_datagram_under_answered_unique_id_gets_no_larger_reply(
     assert_true(small_len < first.len);
     uint64_t hits = sim_server_stats(f->s)->dedup_hits, misses = sim_server_stats(f->s)->dedup_misses;
     sim_server_verdict_t v = tu_handle(f->s, TU_T0 + 1, small, small_len, &o);
-    assert_int_equal(v, SIM_SRV_DROP_MALFORMED);
+    assert_int_equal(v, SIM_SRV_DROP_MISMATCH);
     assert_int_equal(o.len, 0);
     assert_string_equal(o.result.why.field, "unique_id");
     assert_int_equal(sim_server_stats(f->s)->dedup_hits, hits); /* a refused datagram counts nothing */
