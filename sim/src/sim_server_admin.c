@@ -46,8 +46,9 @@
  * is estimated with fixed per-unit costs (the SRV_MEM_ constants of sim_server_int.h):
  * 128 B per rate bucket, 800 B per latency service plus 24 B per point of
  * its latency_buffer_size_max-point slot (a monotonic point and an arrival
- * time: the bound of the key's tracker memory, stats.tracker_bytes), 96 B per
- * metrics label, 1024 B per tenant. allocated = the listener's dedup cache (1400 B per entry of its
+ * time: the bound of the key's tracker memory, stats.tracker_bytes), 1264 B per
+ * metrics label (its record and its bytes: up to 1138, the longest a datagram
+ * carries), 1024 B per tenant. allocated = the listener's dedup cache (1400 B per entry of its
  * capacity) + the estimates of every loaded tenant. An ADD whose estimate
  * (minus the estimate of the configuration it replaces) would take allocated
  * above memory_budget_bytes, or an allocation failure while publishing, is

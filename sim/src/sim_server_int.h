@@ -48,7 +48,12 @@ typedef struct {
                                           * service counters record (x 2, array doubling), slot malloc
                                           * header (checked in sim_server_rate.c) */
 #define SRV_MEM_PER_BUFFER_POINT 24u     /* one monotonic point (srv_sample_t) and one arrival time */
-#define SRV_MEM_PER_LABEL 96u            /* index slot, record, counters (label bytes not counted) */
+/* The longest label a datagram carries: 1200 - 40 (Tenant TLV) - 4 (rl-none
+ * auth TLV) - 12 (rate request header) - 6 (label TLV header, str_length). */
+#define SRV_MAX_LABEL_BYTES (SRV_MAX_DATAGRAM - 44u - SRV_PDU_FIXED - 6u)
+#define SRV_MEM_PER_LABEL (96u + 1168u)  /* index slot, record, counters; the label's bytes in their own
+                                          * allocation (up to SRV_MAX_LABEL_BYTES and a malloc header) */
+_Static_assert(SRV_MAX_LABEL_BYTES + 16u <= 1168u, "SRV_MEM_PER_LABEL covers the longest label's allocation");
 #define SRV_MEM_PER_TENANT 1024u         /* the tenant record, contexts, table slot */
 #define SRV_MEM_PER_DEDUP_ENTRY 1400u    /* slot, cached reply up to 1200 bytes, index */
 #define SRV_DEFAULT_MEMORY_BUDGET (1ull << 30)
