@@ -59,6 +59,38 @@ static void test_shorter_datagram_under_answered_unique_id_gets_no_larger_reply(
     tu_fix_free(f);
 }
 
+/* ---- reprocessing counted only when a request is decided ----------------------- */
+
+/* wire_protocol.md Degraded-State Behavior: "degraded-state reprocessing" of
+ * a Rate Request whose replay state was lost; stats.dedup_reprocessed counts
+ * "fresh decisions for a key whose entry was lost" (sim_server.h, project).
+ * A copy of an evicted request that is then dropped (here: its time_stamp
+ * has gone stale) was not decided again and is not counted; one that is
+ * decided is. */
+static void test_stale_copy_of_evicted_entry_not_counted_as_reprocessed(void **state) {
+    (void)state;
+    tu_fix_t *f = fix_none(1, 1000);
+    f->ttl = 300;
+    r_resource_request_t r = tu_resource("api", 10000, 100, 1);
+    tu_req_t behind, other, fresh;
+    tu_make_req(f, &behind, 1, TU_T0 - 900, &r); /* the client's clock 900 ms behind */
+    tu_make_req(f, &other, 2, TU_T0, &r);
+    tu_out_t o;
+    assert_int_equal(tu_handle(f->s, TU_T0, behind.buf, behind.len, &o), SIM_SRV_ANSWERED);
+    assert_int_equal(tu_handle(f->s, TU_T0 + 1, other.buf, other.len, &o), SIM_SRV_ANSWERED); /* evicts #1 */
+    assert_int_equal(sim_server_stats(f->s)->dedup_evicted_capacity, 1);
+    /* #1 again at T0 + 200, inside its window: the entry is gone, its age is
+     * 1100 ms > 1000: dropped as stale, not decided. */
+    assert_int_equal(tu_handle(f->s, TU_T0 + 200, behind.buf, behind.len, &o), SIM_SRV_DROP_STALE);
+    assert_int_equal(sim_server_stats(f->s)->dedup_reprocessed, 0);
+    /* A fresh request evicted the same way and decided again is counted. */
+    tu_make_req(f, &fresh, 3, TU_T0 + 200, &r);
+    assert_int_equal(tu_handle(f->s, TU_T0 + 200, fresh.buf, fresh.len, &o), SIM_SRV_ANSWERED); /* evicts #2 */
+    assert_int_equal(tu_handle(f->s, TU_T0 + 201, other.buf, other.len, &o), SIM_SRV_ANSWERED);
+    assert_int_equal(sim_server_stats(f->s)->dedup_reprocessed, 1);
+    tu_fix_free(f);
+}
+
 /* ---- the state tables' position hash ------------------------------------------ */
 
 /* Modular inverse of an odd a modulo 2^64 (Newton: each step doubles the bits). */
@@ -180,6 +212,7 @@ int main(void) {
         cmocka_unit_test(test_shorter_datagram_under_answered_unique_id_gets_no_larger_reply),
         cmocka_unit_test(test_chosen_bucket_ids_do_not_form_one_probe_chain),
         cmocka_unit_test(test_label_estimate_covers_the_longest_label),
+        cmocka_unit_test(test_stale_copy_of_evicted_entry_not_counted_as_reprocessed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
