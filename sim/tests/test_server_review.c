@@ -59,6 +59,35 @@ static void test_shorter_datagram_under_answered_unique_id_gets_no_larger_reply(
     tu_fix_free(f);
 }
 
+/* ---- late copies: refused while the entry is held ------------------------------ */
+
+/* project (docs/serve.md "Dedup health"): a copy after its window is
+ * refused while the cache still holds its entry. wire_protocol.md
+ * Degraded-State Behavior covers live entries only ("evict live
+ * deduplication entries"): an entry past its window that capacity pushes out
+ * is no eviction, no ERROR, and a later capture of it is decided again. */
+static void test_late_copy_decided_again_once_capacity_pushed_its_entry_out(void **state) {
+    (void)state;
+    tu_fix_t *f = fix_none(4, 5000);
+    f->ttl = 100;
+    r_resource_request_t r = tu_resource("api", 10000, 100, 1);
+    tu_req_t a;
+    tu_make_req(f, &a, 1, TU_T0, &r);
+    tu_out_t o;
+    assert_int_equal(tu_handle(f->s, TU_T0, a.buf, a.len, &o), SIM_SRV_ANSWERED);
+    assert_int_equal(tu_handle(f->s, TU_T0 + 150, a.buf, a.len, &o), SIM_SRV_DROP_STALE); /* held: refused */
+    for (uint32_t n = 2; n <= 5; n++) { /* four more: the fourth pushes #1 out */
+        tu_req_t x;
+        tu_make_req(f, &x, n, TU_T0 + 200, &r);
+        assert_int_equal(tu_handle(f->s, TU_T0 + 200, x.buf, x.len, &o), SIM_SRV_ANSWERED);
+        assert_int_equal(o.result.dedup_evicted, 0);
+    }
+    assert_int_equal(tu_handle(f->s, TU_T0 + 300, a.buf, a.len, &o), SIM_SRV_ANSWERED);
+    assert_int_equal(tu_take(f, TU_T0 + 300, 6, &r, NULL), 7); /* #1 consumed twice */
+    assert_int_equal(sim_server_stats(f->s)->dedup_evicted_capacity, 0);
+    tu_fix_free(f);
+}
+
 /* ---- reprocessing counted only when a request is decided ----------------------- */
 
 /* wire_protocol.md Degraded-State Behavior: "degraded-state reprocessing" of
@@ -213,6 +242,7 @@ int main(void) {
         cmocka_unit_test(test_chosen_bucket_ids_do_not_form_one_probe_chain),
         cmocka_unit_test(test_label_estimate_covers_the_longest_label),
         cmocka_unit_test(test_stale_copy_of_evicted_entry_not_counted_as_reprocessed),
+        cmocka_unit_test(test_late_copy_decided_again_once_capacity_pushed_its_entry_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
