@@ -316,6 +316,18 @@ int srv_tenant_upsert(sim_server_t *s, const r_auth_key_info_t *info, const char
             info->quotas.latency_buffer_size_max < t->quotas.latency_buffer_size_max) {
             srv_table_drop_key(&s->trackers, t->key_id);
         }
+        /* Label and service records never expire: kept beyond a lowered
+         * quota they would stay outside the new estimate for good. */
+        if (info->quotas.metrics_labels_max < t->quotas.metrics_labels_max) {
+            srv_table_drop_key(&s->labels, t->key_id);
+            srv_label_recs_reset(t);
+            t->metrics_gen = ++s->metrics_gen_seq; /* old cursors are invalid */
+        }
+        if (info->quotas.latency_services_max < t->quotas.latency_services_max) {
+            srv_table_drop_key(&s->services, t->key_id);
+            srv_service_recs_reset(t);
+            t->metrics_gen = ++s->metrics_gen_seq;
+        }
     }
     srv_auth_release(t);
     t->auth_tlv = next.auth_tlv;

@@ -33,7 +33,11 @@
  *    payload decoding to that HRP's shape with a valid version-1 quota word;
  *    the decoded key_id equal to the Tenant Header key_id; memory admission
  *    (below); then published as an upsert (a new or replaced configuration;
- *    the key's buckets, trackers and counters are kept on a replace).
+ *    the key's buckets, trackers and counters are kept on a replace, except
+ *    what a lowered quota no longer pays for: trackers when
+ *    latency_services_max or latency_buffer_size_max is lowered, label
+ *    records when metrics_labels_max is, service records when
+ *    latency_services_max is).
  *  - REMOVE: pdu_size exactly 10; the tenant and every bucket, tracker,
  *    label and counter it owns are removed. Removing an absent key_id is
  *    acknowledged too (idempotent: a re-executed removal after replay-state
@@ -108,7 +112,8 @@
  * *_EMPTY at the end; METRICS_RECORD_TOO_LARGE when the next record does not
  * fit; METRICS_CURSOR_INVALID for a cursor that is not 8 bytes, of another
  * generation (the records were reset by a restart or a removal) or past the
- * end. Counters are lost on restart and removal, kept on a replacing ADD. */
+ * end. Counters are lost on restart and removal, kept on a replacing ADD
+ * (label or service records: unless it lowers their quota). */
 #include <string.h>
 
 #include <openssl/crypto.h>

@@ -179,6 +179,10 @@ int srv_tenant_upsert(sim_server_t *s, const r_auth_key_info_t *info, const char
 
 /* Drop the per-tenant metrics records (restart, removal). */
 void srv_metrics_reset(srv_tenant_t *t);
+/* Free a tenant's label records (and "overflow") / service records; the
+ * caller drops their index entries (srv_table_drop_key) first. */
+void srv_label_recs_reset(srv_tenant_t *t);
+void srv_service_recs_reset(srv_tenant_t *t);
 
 /* ---- dedup and freshness (sim_server_handle.c) -------------------------------- */
 /* Status Response degraded_reason_code values (project; the spec reserves

@@ -88,6 +88,81 @@ static void test_late_copy_decided_again_once_capacity_pushed_its_entry_out(void
     tu_fix_free(f);
 }
 
+/* wire_protocol.md "ADD Tenant" (the estimate of the decoded quotas against
+ * the budget) and "Upsert Semantics" (OVERWRITE "completely replaces existing
+ * configuration"): after an ADD that lowers metrics_labels_max, the key's
+ * label state stays within what the new quotas imply. Label records never
+ * expire, so records kept from the old quota would stay outside the new,
+ * smaller estimate for good (the budget an admin sees freed is not). */
+static void test_upsert_shrinking_labels_drops_label_records(void **state) {
+    (void)state;
+    r_api_key_quotas_t q = tu_default_quotas();
+    q.metrics_labels_max = 16;
+    sim_server_params_t p = tu_params();
+    tu_fix_t *f = tu_fix_new(R_AUTH_NONE, &q, &p);
+    f->ttl = 300;
+    r_resource_request_t r = tu_resource("api", 10000, 1000, 1);
+    char label[16];
+    for (uint32_t i = 0; i < 16; i++) {
+        uint8_t buf[1200], uid[16];
+        tu_uid(uid, i + 1);
+        snprintf(label, sizeof label, "l%u", (unsigned)i);
+        size_t len = tu_request(&f->k, buf, uid, TU_T0, f->ttl, NULL, 0, &r, 1, label);
+        tu_out_t o;
+        assert_int_equal(tu_handle(f->s, TU_T0, buf, len, &o), SIM_SRV_ANSWERED);
+    }
+    const srv_tenant_t *t = srv_tenant_find(f->s, f->k.key_id);
+    assert_int_equal(t->labels, 16);
+    q.metrics_labels_max = 1;
+    tu_key_t k2;
+    tu_key_init(&k2, R_AUTH_NONE, f->k.key_id, &q);
+    assert_int_equal(sim_server_add_tenant(f->s, k2.cred), 0);
+    t = srv_tenant_find(f->s, f->k.key_id);
+    assert_true(t->labels <= 1);
+    assert_true(t->n_label_recs <= 2); /* at most one label and "overflow" */
+    /* The new quota applies: one label, then "overflow". */
+    for (uint32_t i = 0; i < 2; i++) {
+        uint8_t buf[1200], uid[16];
+        tu_uid(uid, 100 + i);
+        snprintf(label, sizeof label, "n%u", (unsigned)i);
+        size_t len = tu_request(&f->k, buf, uid, TU_T0 + 1, f->ttl, NULL, 0, &r, 1, label);
+        tu_out_t o;
+        assert_int_equal(tu_handle(f->s, TU_T0 + 1, buf, len, &o), SIM_SRV_ANSWERED);
+    }
+    t = srv_tenant_find(f->s, f->k.key_id);
+    assert_int_equal(t->labels, 1);
+    assert_int_equal(t->n_label_recs, 2);
+    tu_key_free(&k2);
+    tu_fix_free(f);
+}
+
+/* As above for latency_services_max: the service records (never expiring)
+ * stay within the lowered quota. */
+static void test_upsert_shrinking_services_drops_service_records(void **state) {
+    (void)state;
+    r_api_key_quotas_t q = tu_default_quotas();
+    q.latency_services_max = 8;
+    sim_server_params_t p = tu_params();
+    tu_fix_t *f = tu_fix_new(R_AUTH_NONE, &q, &p);
+    for (uint32_t i = 0; i < 8; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "s%u", (unsigned)i);
+        r_latency_guard_t g = tu_guard(name, 100, 10000, 10, 8, 0);
+        r_service_latency_report_t rep = tu_sample(&g, 5);
+        assert_int_equal(tu_send_report(f, TU_T0, i + 1, &rep, 1), SIM_SRV_REPORT);
+    }
+    const srv_tenant_t *t = srv_tenant_find(f->s, f->k.key_id);
+    assert_int_equal(t->n_svc_recs, 8);
+    q.latency_services_max = 2;
+    tu_key_t k2;
+    tu_key_init(&k2, R_AUTH_NONE, f->k.key_id, &q);
+    assert_int_equal(sim_server_add_tenant(f->s, k2.cred), 0);
+    t = srv_tenant_find(f->s, f->k.key_id);
+    assert_true(t->n_svc_recs <= 2);
+    tu_key_free(&k2);
+    tu_fix_free(f);
+}
+
 /* ---- reprocessing counted only when a request is decided ----------------------- */
 
 /* wire_protocol.md Degraded-State Behavior: "degraded-state reprocessing" of
@@ -243,6 +318,8 @@ int main(void) {
         cmocka_unit_test(test_label_estimate_covers_the_longest_label),
         cmocka_unit_test(test_stale_copy_of_evicted_entry_not_counted_as_reprocessed),
         cmocka_unit_test(test_late_copy_decided_again_once_capacity_pushed_its_entry_out),
+        cmocka_unit_test(test_upsert_shrinking_labels_drops_label_records),
+        cmocka_unit_test(test_upsert_shrinking_services_drops_service_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
