@@ -5,11 +5,7 @@
 #include "sim_server_test_util.h"
 
 static tu_fix_t *fix_none(uint32_t capacity, uint32_t freshness_ms) {
-    r_api_key_quotas_t q = tu_default_quotas(); /* dedup_ttl_ms_max 300 */
-    sim_server_params_t p = tu_params();
-    p.dedup_capacity = capacity;
-    p.freshness_ms = freshness_ms;
-    return tu_fix_new(R_AUTH_NONE, &q, &p);
+    return tu_fix_dedup(R_AUTH_NONE, capacity, 0, freshness_ms);
 }
 
 /* ---- replies no larger than the datagram they answer -------------------------- */
