@@ -25,8 +25,8 @@ key=rl-none1qyyqwps9qspsyq2sk8e0sfdp3ys
 secret=rl-secret1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc5z5tpwxqergd3c8g7rusq7akkmu
 # dedup cache 65,536 x 1400 B + the default key's estimate (docs/serve.md
 # "Administrative channel": 128 B x 65,536 + 800 B x 1,024 + 24 B x 1,024 x 32
-# + 96 B x 4,096 + 1,024 B).
-allocated_want=$((65536 * 1400 + 128 * 65536 + 800 * 1024 + 24 * 1024 * 32 + 96 * 4096 + 1024))
+# + 1264 B x 4,096 + 1,024 B).
+allocated_want=$((65536 * 1400 + 128 * 65536 + 800 * 1024 + 24 * 1024 * 32 + 1264 * 4096 + 1024))
 bound=$((1024 * (800 + 24 * 32)))
 slack=$((1024 * 1024))
 

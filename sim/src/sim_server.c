@@ -113,7 +113,10 @@
  * (found, not replayed) until its time_stamp is stale (time_stamp +
  * freshness_ms), so a copy arriving after its window is dropped as STALE
  * instead of being decided again; without one, it leaves at its window's end.
- * dedup_capacity bounds the occupied slots; a new entry at capacity removes
+ * A Rate Request under a live entry's key in a datagram shorter than the
+ * cached reply is not a copy (a response is its request modified in place):
+ * MISMATCH (unique_id), nothing replayed or counted, so no source gets more
+ * bytes back than it sent. dedup_capacity bounds the occupied slots; a new entry at capacity removes
  * the oldest: one past its window costs nothing, a live one is an eviction
  * (stats.dedup_evicted_capacity, the datagram's result.dedup_evicted) and
  * makes the cache degraded (wire_protocol.md Degraded-State Behavior) until
@@ -159,8 +162,14 @@
  * of the tracker's binding and life and its check counters (wire_protocol.md
  * defines no speculative sample, and a sample the server made up would bias
  * the minimum that reports measure);
- * the server never compares a duplicate's body with the original's; an
+ * the server never compares a duplicate's body with the original's (only
+ * its length, above); an
  * allocation failure while creating state drops the request as QUOTA.
+ *
+ * State tables (buckets, trackers, labels, services): clients choose the
+ * ids, so positions are SipHash-2-4 under a 16-byte key per server (drawn
+ * after the dedup key on the same side stream): no chosen ids share one
+ * probe chain.
  *
  * Cost: one handle copies the datagram once, does O(blocks) table probes and
  * at most two AES operations; the tables allocate only when they grow
@@ -307,6 +316,18 @@ int srv_tenant_upsert(sim_server_t *s, const r_auth_key_info_t *info, const char
             info->quotas.latency_buffer_size_max < t->quotas.latency_buffer_size_max) {
             srv_table_drop_key(&s->trackers, t->key_id);
         }
+        /* Label and service records never expire: kept beyond a lowered
+         * quota they would stay outside the new estimate for good. */
+        if (info->quotas.metrics_labels_max < t->quotas.metrics_labels_max) {
+            srv_table_drop_key(&s->labels, t->key_id);
+            srv_label_recs_reset(t);
+            t->metrics_gen = ++s->metrics_gen_seq; /* old cursors are invalid */
+        }
+        if (info->quotas.latency_services_max < t->quotas.latency_services_max) {
+            srv_table_drop_key(&s->services, t->key_id);
+            srv_service_recs_reset(t);
+            t->metrics_gen = ++s->metrics_gen_seq;
+        }
     }
     srv_auth_release(t);
     t->auth_tlv = next.auth_tlv;
@@ -412,6 +433,17 @@ sim_server_t *sim_server_new(const sim_server_params_t *params, const sim_rng_t 
         srv_dedup_free(&s->dedup);
         dd = -1;
     }
+    /* The state tables' key: the next 16 bytes of the same side stream (the
+     * dedup key above is unchanged). */
+    sim_rng_bytes(&key_rng, hash_key, sizeof hash_key);
+    if (dd == 0 && srv_hasher_init(&s->hasher, hash_key) != 0) {
+        srv_dedup_free(&s->dedup);
+        dd = -1;
+    }
+    srv_table_t *tables[4] = {&s->buckets, &s->trackers, &s->labels, &s->services};
+    for (size_t i = 0; dd == 0 && i < 4; i++) {
+        (void)srv_table_set_hasher(tables[i], &s->hasher); /* empty: cannot fail */
+    }
     OPENSSL_cleanse(hash_key, sizeof hash_key);
     OPENSSL_cleanse(&key_rng, sizeof key_rng);
     if (dd != 0) {
@@ -430,6 +462,7 @@ void sim_server_free(sim_server_t *s) {
     srv_table_free(&s->trackers);
     srv_table_free(&s->labels);
     srv_table_free(&s->services);
+    srv_hasher_free(&s->hasher);
     srv_dedup_free(&s->dedup);
     for (size_t i = 0; i < s->tenant_cap; i++) {
         if (s->tenants[i] != NULL) {

@@ -57,7 +57,9 @@ typedef enum {
                                      after its dedup window (a replayed capture) */
     SIM_SRV_DROP_DEDUP_TTL = 7,   /* dedup_ttl_ms 0 or above the key's or the listener's cap */
     SIM_SRV_DROP_QUOTA = 8,       /* bucket/tracker count, buffer_size or window over quota */
-    SIM_SRV_DROP_MISMATCH = 9,    /* live bucket/tracker presented with other settings */
+    SIM_SRV_DROP_MISMATCH = 9,    /* live bucket/tracker presented with other settings, or a Rate
+                                     Request under a live dedup entry's unique_id in a datagram
+                                     shorter than the cached reply */
     SIM_SRV_ADMIN_ANSWERED = 10,  /* administrative PDU answered: Tenant Ack, Status or Metrics Response */
     SIM_SRV_ADMIN_REPLAYED = 11,  /* Tenant Mutation duplicate inside its window: the cached Tenant Ack */
     SIM_SRV_DROP_ADMIN = 12,      /* administrative request refused after authentication: mutation

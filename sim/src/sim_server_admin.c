@@ -33,7 +33,11 @@
  *    payload decoding to that HRP's shape with a valid version-1 quota word;
  *    the decoded key_id equal to the Tenant Header key_id; memory admission
  *    (below); then published as an upsert (a new or replaced configuration;
- *    the key's buckets, trackers and counters are kept on a replace).
+ *    the key's buckets, trackers and counters are kept on a replace, except
+ *    what a lowered quota no longer pays for: trackers when
+ *    latency_services_max or latency_buffer_size_max is lowered, label
+ *    records when metrics_labels_max is, service records when
+ *    latency_services_max is).
  *  - REMOVE: pdu_size exactly 10; the tenant and every bucket, tracker,
  *    label and counter it owns are removed. Removing an absent key_id is
  *    acknowledged too (idempotent: a re-executed removal after replay-state
@@ -46,8 +50,9 @@
  * is estimated with fixed per-unit costs (the SRV_MEM_ constants of sim_server_int.h):
  * 128 B per rate bucket, 800 B per latency service plus 24 B per point of
  * its latency_buffer_size_max-point slot (a monotonic point and an arrival
- * time: the bound of the key's tracker memory, stats.tracker_bytes), 96 B per
- * metrics label, 1024 B per tenant. allocated = the listener's dedup cache (1400 B per entry of its
+ * time: the bound of the key's tracker memory, stats.tracker_bytes), 1264 B per
+ * metrics label (its record and its bytes: up to 1138, the longest a datagram
+ * carries), 1024 B per tenant. allocated = the listener's dedup cache (1400 B per entry of its
  * capacity) + the estimates of every loaded tenant. An ADD whose estimate
  * (minus the estimate of the configuration it replaces) would take allocated
  * above memory_budget_bytes, or an allocation failure while publishing, is
@@ -107,7 +112,8 @@
  * *_EMPTY at the end; METRICS_RECORD_TOO_LARGE when the next record does not
  * fit; METRICS_CURSOR_INVALID for a cursor that is not 8 bytes, of another
  * generation (the records were reset by a restart or a removal) or past the
- * end. Counters are lost on restart and removal, kept on a replacing ADD.
+ * end. Counters are lost on restart and removal, kept on a replacing ADD
+ * (label or service records: unless it lowers their quota).
  *
  * Queries are answered once (project rule, docs/spec-notes.md: a server
  * answers nothing larger than what it received from anyone without fresh

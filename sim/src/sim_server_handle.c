@@ -92,21 +92,28 @@ static size_t respond(sim_server_t *s, srv_tenant_t *t, const srv_frame_t *f, sr
 }
 
 /* Dedup lookup with degraded-mode loss. Returns the live entry to replay, or
- * NULL to process the request afresh (counting reprocessing); *late is set
- * when the entry is retained past its window (the copy is refused). */
-static const srv_dd_slot_t *dedup_check(sim_server_t *s, const srv_dd_key_t *key, uint64_t now_ms, bool *late) {
+ * NULL to process the request afresh (*lost: its entry was lost inside its
+ * window, so a decision now is a reprocessing); *late is set
+ * when the entry is retained past its window (the copy is refused). A live
+ * entry whose reply is longer than the datagram (in_len bytes) is returned
+ * uncounted: a copy is the same request, and a response is its request
+ * modified in place (wire_protocol.md "rate_response PDU"), so this datagram
+ * is no copy and is refused without changing anything. */
+static const srv_dd_slot_t *dedup_check(sim_server_t *s, const srv_dd_key_t *key, uint64_t now_ms, size_t in_len,
+                                        bool *late, bool *lost) {
     srv_dd_slot_t *slot = srv_dedup_lookup(&s->dedup, key, now_ms);
     *late = slot != NULL && now_ms >= slot->expiry_ms;
-    if (*late) {
+    *lost = false;
+    if (*late || (slot != NULL && slot->resp_len > in_len)) {
         return slot;
     }
     if (slot != NULL && s->dedup_loss_p > 0.0 && keyed_draw(s, 2, key->unique_id, now_ms) < s->dedup_loss_p) {
         srv_dedup_kill(&s->dedup, slot);
         s->stats.dedup_lost_degraded++;
-        s->stats.dedup_reprocessed++;
+        *lost = true;
         slot = NULL;
     } else if (slot == NULL && srv_dedup_ghost_hit(&s->dedup, key, now_ms)) {
-        s->stats.dedup_reprocessed++;
+        *lost = true;
     }
     if (slot == NULL) {
         s->stats.dedup_misses++;
@@ -140,10 +147,15 @@ static sim_server_verdict_t rate_request(sim_server_t *s, srv_tenant_t *t, const
     }
     uint32_t ttl = pdu->dedup_ttl_ms;
     srv_dd_key_t key = {f->key_id, f->unique_id, SRV_PDU_RT, f->tenant_mgmt_flag};
-    bool late = false;
-    const srv_dd_slot_t *hit = dedup_check(s, &key, now_ms, &late);
+    bool late = false, lost = false;
+    const srv_dd_slot_t *hit = dedup_check(s, &key, now_ms, f->pdu_off + f->pdu_len, &late, &lost);
     if (late) {
         return srv_dedup_too_late(s, hit);
+    }
+    if (hit != NULL && hit->resp_len > f->pdu_off + f->pdu_len) {
+        return SRV_DROP(s, SIM_SRV_DROP_MISMATCH, .where = "rate request", .field = "unique_id",
+                        .got = f->pdu_off + f->pdu_len, .rel = "min", .want = hit->resp_len,
+                        .note = "reuses an answered request's unique_id in a datagram shorter than its reply");
     }
     if (hit != NULL) { /* before the freshness check: a duplicate inside its window is replayed */
         reply->bytes = hit->resp;
@@ -160,6 +172,7 @@ static sim_server_verdict_t rate_request(sim_server_t *s, srv_tenant_t *t, const
     if (v != SIM_SRV_ANSWERED) {
         return v;
     }
+    s->stats.dedup_reprocessed += lost ? 1u : 0u; /* decided again: a reprocessing */
     /* Queue-local and tenant counters of a fresh decision (wire_protocol.md
      * "Tenant Summary record", "Tenant Label Counter record"); a request
      * without a label is accounted under the label "". */

@@ -48,7 +48,12 @@ typedef struct {
                                           * service counters record (x 2, array doubling), slot malloc
                                           * header (checked in sim_server_rate.c) */
 #define SRV_MEM_PER_BUFFER_POINT 24u     /* one monotonic point (srv_sample_t) and one arrival time */
-#define SRV_MEM_PER_LABEL 96u            /* index slot, record, counters (label bytes not counted) */
+/* The longest label a datagram carries: 1200 - 40 (Tenant TLV) - 4 (rl-none
+ * auth TLV) - 12 (rate request header) - 6 (label TLV header, str_length). */
+#define SRV_MAX_LABEL_BYTES (SRV_MAX_DATAGRAM - 44u - SRV_PDU_FIXED - 6u)
+#define SRV_MEM_PER_LABEL (96u + 1168u)  /* index slot, record, counters; the label's bytes in their own
+                                          * allocation (up to SRV_MAX_LABEL_BYTES and a malloc header) */
+_Static_assert(SRV_MAX_LABEL_BYTES + 16u <= 1168u, "SRV_MEM_PER_LABEL covers the longest label's allocation");
 #define SRV_MEM_PER_TENANT 1024u         /* the tenant record, contexts, table slot */
 #define SRV_MEM_PER_DEDUP_ENTRY 1400u    /* slot, cached reply up to 1200 bytes, index */
 #define SRV_DEFAULT_MEMORY_BUDGET (1ull << 30)
@@ -145,6 +150,7 @@ struct sim_server {
     srv_tenant_t **tenants;            /* open addressing on key_id; never removed */
     size_t tenant_cap, n_tenants;
     srv_table_t buckets, trackers, labels, services;
+    srv_hasher_t hasher;        /* the tables' keyed position hash */
     srv_dedup_t dedup;
     double dedup_loss_p;
     sim_steer_mode_t steer_mode;
@@ -183,6 +189,10 @@ int srv_tenant_upsert(sim_server_t *s, const r_auth_key_info_t *info, const char
 
 /* Drop the per-tenant metrics records (restart, removal). */
 void srv_metrics_reset(srv_tenant_t *t);
+/* Free a tenant's label records (and "overflow") / service records; the
+ * caller drops their index entries (srv_table_drop_key) first. */
+void srv_label_recs_reset(srv_tenant_t *t);
+void srv_service_recs_reset(srv_tenant_t *t);
 
 /* ---- dedup and freshness (sim_server_handle.c) -------------------------------- */
 /* Status Response degraded_reason_code values (project; the spec reserves

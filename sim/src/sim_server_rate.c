@@ -563,16 +563,25 @@ srv_service_rec_t *srv_service_rec(sim_server_t *s, srv_tenant_t *t, const srv_t
     return r;
 }
 
-void srv_metrics_reset(srv_tenant_t *t) {
+void srv_label_recs_reset(srv_tenant_t *t) {
     for (uint32_t i = 0; i < t->n_label_recs; i++) {
         free(t->label_recs[i].bytes);
     }
     free(t->label_recs);
-    free(t->svc_recs);
     t->label_recs = NULL;
-    t->svc_recs = NULL;
-    t->n_label_recs = t->label_recs_cap = t->n_svc_recs = t->svc_recs_cap = 0;
+    t->n_label_recs = t->label_recs_cap = 0;
     t->overflow_rec = -1;
+}
+
+void srv_service_recs_reset(srv_tenant_t *t) {
+    free(t->svc_recs);
+    t->svc_recs = NULL;
+    t->n_svc_recs = t->svc_recs_cap = 0;
+}
+
+void srv_metrics_reset(srv_tenant_t *t) {
+    srv_label_recs_reset(t);
+    srv_service_recs_reset(t);
     memset(&t->summary, 0, sizeof t->summary);
     t->service_reports = 0;
     t->metrics_gen++;

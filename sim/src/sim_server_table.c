@@ -3,6 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+
 #include "sim_server_codec.h"
 #include "sim_server_table.h"
 
@@ -41,9 +44,60 @@ void srv_table_free(srv_table_t *t) {
     t->cap = 0;
 }
 
-/* splitmix64 finaliser over the key; the ids are hashes already, the mix only
- * folds key_id in. */
-uint32_t srv_table_hash(uint64_t key_id, const uint8_t id[SRV_ID_LEN]) {
+int srv_hasher_init(srv_hasher_t *h, const uint8_t key[16]) {
+    memset(h, 0, sizeof *h);
+    EVP_MAC *mac = EVP_MAC_fetch(NULL, "SIPHASH", NULL);
+    h->mac = mac != NULL ? EVP_MAC_CTX_new(mac) : NULL;
+    EVP_MAC_free(mac); /* the context holds its own reference */
+    size_t size = 8;
+    OSSL_PARAM params[] = {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size), OSSL_PARAM_construct_end()};
+    if (h->mac == NULL || EVP_MAC_init(h->mac, key, 16, params) != 1) {
+        srv_hasher_free(h);
+        return -1;
+    }
+    return 0;
+}
+
+void srv_hasher_free(srv_hasher_t *h) {
+    EVP_MAC_CTX_free(h->mac); /* cleanses the key */
+    memset(h, 0, sizeof *h);
+}
+
+int srv_table_set_hasher(srv_table_t *t, srv_hasher_t *h) {
+    if (t->used > 0) {
+        return -1;
+    }
+    t->hasher = h;
+    return 0;
+}
+
+static uint32_t keyed_hash(srv_hasher_t *h, uint64_t key_id, const uint8_t id[SRV_ID_LEN]) {
+    size_t m = (id[0] ^ (size_t)key_id) % SRV_HASH_MEMO;
+    if (h->memo[m].valid && h->memo[m].key_id == key_id && memcmp(h->memo[m].id, id, SRV_ID_LEN) == 0) {
+        return h->memo[m].hash;
+    }
+    uint8_t in[8 + SRV_ID_LEN], out[8] = {0};
+    size_t n = 0;
+    srv_st64(in, key_id);
+    memcpy(in + 8, id, SRV_ID_LEN);
+    /* Re-initialising without a key restarts under the key already set. */
+    if (EVP_MAC_init(h->mac, NULL, 0, NULL) != 1 || EVP_MAC_update(h->mac, in, sizeof in) != 1 ||
+        EVP_MAC_final(h->mac, out, &n, sizeof out) != 1) {
+        return 0; /* not reached with a keyed context; a constant hash is still correct, only slow */
+    }
+    h->memo[m].key_id = key_id;
+    memcpy(h->memo[m].id, id, SRV_ID_LEN);
+    h->memo[m].hash = (uint32_t)srv_ld64(out);
+    h->memo[m].valid = 1;
+    return h->memo[m].hash;
+}
+
+/* SipHash-2-4 of key_id (LE) || id under the hasher's key; without one, a
+ * splitmix64 finaliser over the key (a test table). */
+uint32_t srv_table_hash(const srv_table_t *t, uint64_t key_id, const uint8_t id[SRV_ID_LEN]) {
+    if (t->hasher != NULL) {
+        return keyed_hash(t->hasher, key_id, id);
+    }
     uint64_t h = key_id * 0x9E3779B97F4A7C15ull ^ srv_ld64(id) ^ (srv_ld64(id + 8) * 0xC2B2AE3D27D4EB4Full);
     h ^= h >> 30;
     h *= 0xBF58476D1CE4E5B9ull;
@@ -57,7 +111,7 @@ void *srv_table_find(const srv_table_t *t, uint64_t key_id, const uint8_t id[SRV
     if (t->cap == 0) {
         return NULL;
     }
-    uint32_t h = srv_table_hash(key_id, id);
+    uint32_t h = srv_table_hash(t, key_id, id);
     size_t mask = t->cap - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
         srv_entry_hdr_t *e = slot(t, i);
@@ -114,7 +168,7 @@ int srv_table_reserve(srv_table_t *t, size_t n, uint64_t now_ms) {
 }
 
 void *srv_table_insert(srv_table_t *t, uint64_t key_id, const uint8_t id[SRV_ID_LEN]) {
-    uint32_t h = srv_table_hash(key_id, id);
+    uint32_t h = srv_table_hash(t, key_id, id);
     size_t mask = t->cap - 1;
     size_t i = h & mask;
     while (slot(t, i)->used) {

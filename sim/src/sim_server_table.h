@@ -8,7 +8,19 @@
  * stored until a sweep, which runs only when it can free something
  * (now >= min_expiry, a lower bound of every stored expiry) and only when the
  * table would otherwise grow or a quota check would fail. Steady state
- * allocates nothing: memory grows only with the number of live entries. */
+ * allocates nothing: memory grows only with the number of live entries.
+ *
+ * The ids are chosen by clients (the server uses them as received,
+ * wire_protocol.md "Content-defined resource identity"), so the position
+ * hash is SipHash-2-4 (OpenSSL EVP_MAC) under a 16-byte key held by a
+ * hasher the server's tables share (srv_hasher_init; the server draws the
+ * key from its random stream): without the key nobody can choose ids that
+ * share one probe chain, which with an unkeyed mix made every insert and
+ * lookup walk a cluster of up to a tenant's whole quota (65,536 buckets by
+ * default) and slowed every tenant whose entries landed in it. One request
+ * looks the same (key_id, id) up several times (validation, commit, the
+ * service records), so the hasher remembers its last hashes in a small
+ * direct-mapped memo. A table without a hasher uses an unkeyed mix. */
 #ifndef SIM_SERVER_TABLE_H
 #define SIM_SERVER_TABLE_H
 
@@ -16,7 +28,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <openssl/evp.h>
+
 #define SRV_ID_LEN 16u
+
+#define SRV_HASH_MEMO 64u
+
+/* The keyed position hash shared by a server's tables. */
+typedef struct {
+    EVP_MAC_CTX *mac;           /* SipHash-2-4 under the key */
+    struct {
+        uint64_t key_id;
+        uint8_t id[SRV_ID_LEN];
+        uint32_t hash;
+        uint32_t valid;
+    } memo[SRV_HASH_MEMO];      /* slot (id[0] ^ key_id) % SRV_HASH_MEMO */
+} srv_hasher_t;
+
+/* Key h (16 bytes, copied into OpenSSL's MAC context). Returns 0, or -1 when
+ * OpenSSL has no SipHash or no memory (h is then zeroed, srv_hasher_free safe). */
+int srv_hasher_init(srv_hasher_t *h, const uint8_t key[16]);
+/* Free the context (it cleanses the key) and forget the memo. */
+void srv_hasher_free(srv_hasher_t *h);
 
 /* Every entry starts with this header; the owner's fields follow. */
 typedef struct {
@@ -40,6 +73,7 @@ typedef struct {
     uint64_t sweeps;
     srv_table_remove_fn on_remove;
     void *ctx;
+    srv_hasher_t *hasher; /* the keyed position hash (not owned), or NULL (unkeyed mix) */
 } srv_table_t;
 
 void srv_table_init(srv_table_t *t, size_t entry_size, srv_table_remove_fn on_remove, void *ctx);
@@ -47,7 +81,13 @@ void srv_table_free(srv_table_t *t);
 /* Remove every entry (on_remove each), keep the memory. */
 void srv_table_clear(srv_table_t *t);
 
-uint32_t srv_table_hash(uint64_t key_id, const uint8_t id[SRV_ID_LEN]);
+/* Hash positions with h (borrowed: it must outlive the table's use). Only
+ * while the table is empty: 0, or -1 when entries exist (they were placed
+ * under the old hash). */
+int srv_table_set_hasher(srv_table_t *t, srv_hasher_t *h);
+
+/* The position hash of a key in t (keyed when t has a hasher). */
+uint32_t srv_table_hash(const srv_table_t *t, uint64_t key_id, const uint8_t id[SRV_ID_LEN]);
 
 /* The stored entry for the key, live or expired, or NULL. Pointers stay valid
  * until the next reserve, sweep, insert or clear. */

@@ -246,6 +246,19 @@ static inline tu_fix_t *tu_fix_new(r_auth_type_t type, const r_api_key_quotas_t 
     return f;
 }
 
+/* A server with one key of the default quotas (dedup_ttl_ms_max 300) and the
+ * given dedup capacity, listener cap and freshness window (0: the defaults,
+ * resp. no freshness check). */
+static inline tu_fix_t *tu_fix_dedup(r_auth_type_t type, uint32_t capacity, uint32_t ttl_cap_ms,
+                                     uint32_t freshness_ms) {
+    r_api_key_quotas_t q = tu_default_quotas();
+    sim_server_params_t p = tu_params();
+    p.dedup_capacity = capacity;
+    p.dedup_ttl_cap_ms = ttl_cap_ms;
+    p.freshness_ms = freshness_ms;
+    return tu_fix_new(type, &q, &p);
+}
+
 static inline void tu_fix_free(tu_fix_t *f) {
     if (f != NULL) {
         sim_server_free(f->s);

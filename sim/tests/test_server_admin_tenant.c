@@ -222,7 +222,7 @@ static void test_remove_of_absent_tenant_acknowledged(void **state) {
 static void test_memory_admission_at_the_budget(void **state) {
     (void)state;
     r_api_key_quotas_t q = tu_default_quotas(); /* 65536, 1024, 4096, buffer 32 */
-    uint64_t est = 128ull * 65536 + 800ull * 1024 + 24ull * 1024 * 32 + 96ull * 4096 + 1024;
+    uint64_t est = 128ull * 65536 + 800ull * 1024 + 24ull * 1024 * 32 + 1264ull * 4096 + 1024;
     uint64_t dedup = 16ull * 1400;
     for (int over = 0; over <= 1; over++) {
         sim_server_params_t p = tu_params();
@@ -264,7 +264,7 @@ static void fake_memory(void *ctx, sim_server_host_memory_t *out) {
 
 static void test_memory_admission_against_the_host(void **state) {
     (void)state;
-    uint64_t est = 128ull * 65536 + 800ull * 1024 + 24ull * 1024 * 32 + 96ull * 4096 + 1024; /* default quotas */
+    uint64_t est = 128ull * 65536 + 800ull * 1024 + 24ull * 1024 * 32 + 1264ull * 4096 + 1024; /* default quotas */
     uint64_t cases[4][3] = {
         /* system_available, cgroup_limit, process_rss; admitted when est fits both */
         {est, UINT64_MAX, UINT64_MAX}, {est - 1, UINT64_MAX, UINT64_MAX},

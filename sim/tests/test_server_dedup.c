@@ -4,11 +4,7 @@
 #include "sim_server_test_util.h"
 
 static tu_fix_t *fix_with(uint32_t capacity, uint32_t ttl_cap_ms, r_auth_type_t type) {
-    r_api_key_quotas_t q = tu_default_quotas(); /* dedup_ttl_ms_max 300 */
-    sim_server_params_t p = tu_params();
-    p.dedup_capacity = capacity;
-    p.dedup_ttl_cap_ms = ttl_cap_ms;
-    return tu_fix_new(type, &q, &p);
+    return tu_fix_dedup(type, capacity, ttl_cap_ms, 0);
 }
 
 static void test_duplicate_replays_identical_bytes_without_consuming(void **state) {

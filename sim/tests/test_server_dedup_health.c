@@ -7,12 +7,7 @@
 #include "sim_server_dedup.h"
 
 static tu_fix_t *fix_with(uint32_t capacity, uint32_t ttl_cap_ms, uint32_t freshness_ms) {
-    r_api_key_quotas_t q = tu_default_quotas(); /* dedup_ttl_ms_max 300 */
-    sim_server_params_t p = tu_params();
-    p.dedup_capacity = capacity;
-    p.dedup_ttl_cap_ms = ttl_cap_ms;
-    p.freshness_ms = freshness_ms;
-    return tu_fix_new(R_AUTH_NONE, &q, &p);
+    return tu_fix_dedup(R_AUTH_NONE, capacity, ttl_cap_ms, freshness_ms);
 }
 
 static uint32_t actual_rate(tu_fix_t *f, const tu_out_t *o, const uint8_t uid[16]) {
