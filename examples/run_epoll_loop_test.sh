@@ -5,20 +5,25 @@
 set -u
 bin=$1
 testbed=$2
-key="rl-none1qyyqwps9qspsyq2sk8e0sfdp3ys"   # project vector key, default quotas
+# A key with dedup_ttl_ms_max 2000 (key_id 4242, as in tools/rl-testbed/testdata): room for
+# U = 500 ms (-u; horizon 1500 ms), far above a loaded host's scheduling delays, where the
+# default U = 20 ms (horizon 60 ms) is not (project).
+key="rl-none1qxfpqqqqqqqqqqzsk9p0uyhh6cm"
+unit=500
 tmp=$(mktemp -d)
 pid=""
 trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 "$testbed" serve --tenant "$key" --server port=0 --server port=0,steer=change --server port=0,deny=1 >"$tmp/out" 2>&1 &
 pid=$!
-for _ in $(seq 200); do grep -q '^serve: ready' "$tmp/out" && break; sleep 0.05; done
+# Wait for the readiness line (a hang guard of a minute, not a measurement).
+for _ in $(seq 1200); do grep -q '^serve: ready' "$tmp/out" && break; sleep 0.05; done
 port() { sed -n "s/^server $1: server_id [0-9]* port \([0-9]*\) .*/\1/p" "$tmp/out"; }
 sid() { sed -n "s/^server $1: server_id \([0-9]*\) port .*/\1/p" "$tmp/out"; }
 failed=0
 expect() { # NAME WANT -- ARGS
     name=$1 want=$2
     shift 3
-    got=$("$bin" "$@" | tr '\n' ';')
+    got=$("$bin" -u "$unit" "$@" | tr '\n' ';')
     if [ "$got" = "$want" ]; then echo "ok   $name"; else echo "FAIL $name: got '$got' want '$want'"; failed=$((failed + 1)); fi
 }
 s0=$(sid 0) s1=$(sid 1) s2=$(sid 2)
