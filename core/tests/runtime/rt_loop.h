@@ -29,6 +29,10 @@ static inline void rt_on_result(r_client_req_t *req, const r_rate_limit_result_t
     out->deficit = r->resource_count > 0 ? r->resources[0].tokens_deficit : 0;
 }
 
+/* The max_ms of a wait that measures nothing: a hang guard far above the
+ * horizon and a loaded host's scheduling delays (project). */
+#define RT_HANG_MS 30000
+
 /* Run until *done != 0 or max_ms passed; req (may be NULL) gets its timeouts
  * while *done is 0. Returns true when done. */
 static inline bool rt_run_until(r_runtime_client_t *rt, const int *done, r_client_req_t *req, int max_ms) {
