@@ -32,8 +32,13 @@ expect "one request over IPv6" "request 0: allowed by server $s0;rebinds: 0;" --
 expect "steering_feedback 0 makes the host rebind" "request 0: allowed by server $s1;rebinds: 1;" -- -n 1 "$key" "$s1@127.0.0.1:$(port 1)"
 expect "a forced deny" "request 0: denied by server $s2;rebinds: 0;" -- -n 1 "$key" "$s2@[::1]:$(port 2)"
 expect "a silent server times out" "request 0: failed: RCLIENT_ERR_TIMEOUT;rebinds: 0;" -- -n 1 "$key" "5@127.0.0.1:9"
+# project: a unit of 0 is no policy; a usage error (exit 64) naming -u, nothing sent.
+"$bin" -u 0 "$key" "1@127.0.0.1:9" >/dev/null 2>"$tmp/usage"
+rc=$?
+if [ "$rc" -eq 64 ] && grep -qF -- '[-u UNIT_MS]' "$tmp/usage"; then echo "ok   -u 0 is a usage error"
+else echo "FAIL -u 0: exit status $rc"; failed=$((failed + 1)); fi
 kill -TERM "$pid"
 wait "$pid" || { echo "FAIL serve exit status"; failed=$((failed + 1)); }
 pid=""
-echo "epoll_loop example: $((5 - failed)) passed, $failed failed"
+echo "epoll_loop example: $((6 - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]
