@@ -5,8 +5,10 @@
  * steering_feedback = 0 (r-client.md 6.1: the new socket is open and
  * registered before the old one closes; a failed rebind keeps the old one).
  *
- * usage: epoll_loop [-n N] CREDENTIAL SERVER_ID@ADDR:PORT [...]
- * ADDR is IPv4 (127.0.0.1) or bracketed IPv6 ([::1]). Submits N requests
+ * usage: epoll_loop [-n N] [-u UNIT_MS] CREDENTIAL SERVER_ID@ADDR:PORT [...]
+ * ADDR is IPv4 (127.0.0.1) or bracketed IPv6 ([::1]). -u sets the request
+ * policy's unit U (default: r-client.md 9.3.5, 20 ms, a 60 ms horizon; the
+ * key's dedup_ttl_ms_max must cover 3 U). Submits N requests
  * (default 3; bucket "checkout", 1000 ms window, limit 100, 1 token) at once,
  * prints "request K: allowed by server ID" / "denied by ..." / "failed: ERR"
  * as each completes, then "rebinds: R". Exit 0 when every request got a
@@ -224,13 +226,20 @@ static int parse_server(const char *spec, r_server_endpoint_t *out) {
 
 int main(int argc, char **argv) {
     host_t h = {.ep = -1, .timer = -1, .fd4 = -1, .fd6 = -1, .n_slots = 3};
+    r_request_policy_t policy;
+    r_client_default_request_policy(&policy);
     int a = 1;
-    if (a + 1 < argc && strcmp(argv[a], "-n") == 0) {
-        h.n_slots = strtoul(argv[a + 1], NULL, 10);
-        a += 2;
+    for (; a + 1 < argc && (strcmp(argv[a], "-n") == 0 || strcmp(argv[a], "-u") == 0); a += 2) {
+        if (argv[a][1] == 'n') {
+            h.n_slots = strtoul(argv[a + 1], NULL, 10);
+        } else {
+            policy.unit_ms = (uint32_t)strtoul(argv[a + 1], NULL, 10);
+        }
     }
-    if (argc - a < 2 || argc - a - 1 > MAX_SERVERS || h.n_slots == 0 || h.n_slots > MAX_REQUESTS) {
-        fprintf(stderr, "usage: %s [-n N (1..%d)] CREDENTIAL SERVER_ID@ADDR:PORT [...]\n", argv[0], MAX_REQUESTS);
+    if (argc - a < 2 || argc - a - 1 > MAX_SERVERS || h.n_slots == 0 || h.n_slots > MAX_REQUESTS ||
+        policy.unit_ms == 0) {
+        fprintf(stderr, "usage: %s [-n N (1..%d)] [-u UNIT_MS] CREDENTIAL SERVER_ID@ADDR:PORT [...]\n", argv[0],
+                MAX_REQUESTS);
         return 64;
     }
     const char *credential = argv[a++];
@@ -255,6 +264,7 @@ int main(int argc, char **argv) {
     cfg.tenant.auth.secret = credential;
     cfg.servers = servers;
     cfg.server_count = n_servers;
+    cfg.request_policy = &policy;
     r_io_ops_t io = {.ctx = &h, .udp_send = host_send, .now_ms = host_now_ms,
                      .steering_rebind = host_steering_rebind};
     r_client_t *client = NULL;

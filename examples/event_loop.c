@@ -2,10 +2,12 @@
  * a poll() event loop (docs/api-guide.md). The host owns the UDP socket, the
  * clock and the timer; the core owns packets, policy and selection.
  *
- * usage: event_loop CREDENTIAL SERVER_ID@IPV4:PORT [SERVER_ID@IPV4:PORT ...]
+ * usage: event_loop [-u UNIT_MS] CREDENTIAL SERVER_ID@IPV4:PORT [...]
  * Sends one request (bucket "checkout", 1000 ms window, limit 100, 1 token;
  * guard "inventory-backend" < 100 ms) to the given servers and prints the
- * decision. Exit 0 allowed, 1 denied, 2 failed, 64 usage. */
+ * decision. -u sets the request policy's unit U (default: r-client.md 9.3.5,
+ * 20 ms, so a 60 ms horizon); the key's dedup_ttl_ms_max must cover 3 U.
+ * Exit 0 allowed, 1 denied, 2 failed, 64 usage. */
 #define _POSIX_C_SOURCE 200809L
 #include <arpa/inet.h>
 #include <errno.h>
@@ -121,17 +123,24 @@ static void run(r_client_t *client, host_t *h, r_client_req_t *req) {
 
 #ifndef EVENT_LOOP_NO_MAIN /* examples/test_event_loop_wipe.c includes this file */
 int main(int argc, char **argv) {
-    if (argc < 3) {
-        fprintf(stderr, "usage: %s CREDENTIAL SERVER_ID@IPV4:PORT [...]\n", argv[0]);
+    r_request_policy_t policy;
+    r_client_default_request_policy(&policy);
+    int a = 1;
+    if (a + 1 < argc && strcmp(argv[a], "-u") == 0) {
+        policy.unit_ms = (uint32_t)strtoul(argv[a + 1], NULL, 10);
+        a += 2;
+    }
+    if (argc - a < 2 || policy.unit_ms == 0) {
+        fprintf(stderr, "usage: %s [-u UNIT_MS] CREDENTIAL SERVER_ID@IPV4:PORT [...]\n", argv[0]);
         return 64;
     }
     r_server_endpoint_t servers[8];
     size_t n_servers = 0;
-    if (argc - 2 > 8) {
+    if (argc - a - 1 > 8) {
         fprintf(stderr, "event_loop: at most 8 servers\n");
         return 64;
     }
-    for (int i = 2; i < argc; i++) {
+    for (int i = a + 1; i < argc; i++) {
         if (parse_server(argv[i], &servers[n_servers++]) != 0) {
             fprintf(stderr, "event_loop: bad server \"%s\" (want SERVER_ID@IPV4:PORT)\n", argv[i]);
             return 64;
@@ -143,9 +152,10 @@ int main(int argc, char **argv) {
         return 2;
     }
     r_client_config_t cfg = {0};
-    cfg.tenant.auth.secret = argv[1];
+    cfg.tenant.auth.secret = argv[a];
     cfg.servers = servers;
     cfg.server_count = n_servers;
+    cfg.request_policy = &policy;
     r_io_ops_t io = {.ctx = &h, .udp_send = host_send, .now_ms = host_now_ms, .log = host_log};
     r_client_t *client = NULL;
     int rc = r_client_create(&cfg, &io, NULL, &client);

@@ -192,8 +192,12 @@ static bool read_line(rl_adapter_t *a, unsigned long id, const char *op, size_t 
         }
         long long left = deadline - now_ms();
         if (left <= 0) {
-            vec_format(msg, sizeof msg, "adapter message %lu (%s): no answer within %d ms (--timeout)", id, op,
-                       a->timeout_ms);
+            if (id == 1)
+                vec_format(msg, sizeof msg, "adapter message 1 (%s): no answer within %d ms (start-up: the larger of "
+                           "--timeout and %d ms)", op, a->timeout_ms, RL_ADAPTER_HELLO_TIMEOUT_MS);
+            else
+                vec_format(msg, sizeof msg, "adapter message %lu (%s): no answer within %d ms (--timeout)", id, op,
+                           a->timeout_ms);
             return die(a, err, cap, msg);
         }
         struct pollfd p = {a->from_fd, POLLIN, 0};
@@ -357,7 +361,10 @@ bool rl_adapter_start(rl_adapter_t *a, const char *cmd, int timeout_ms, char *er
     json_t *req = json_pack("{s:s, s:s, s:i, s:s}", "op", "hello", "protocol", RL_ADAPTER_PROTOCOL, "revision",
                             RL_ADAPTER_REVISION, "testbed", "rl-testbed");
     json_t *ans = NULL;
+    int answer_ms = a->timeout_ms; /* hello includes the start-up: RL_ADAPTER_HELLO_TIMEOUT_MS at least */
+    a->timeout_ms = answer_ms > RL_ADAPTER_HELLO_TIMEOUT_MS ? answer_ms : RL_ADAPTER_HELLO_TIMEOUT_MS;
     bool ok = req != NULL && rl_adapter_call(a, req, &ans, err, cap) && rl_adapter_check_hello(a, ans, err, cap);
+    a->timeout_ms = answer_ms;
     json_decref(req);
     if (!ok) {
         char tail[1024];

@@ -26,6 +26,10 @@
  * revision 2"; an adapter of revision 1 still runs unchanged. */
 #define RL_ADAPTER_REVISION 2
 #define RL_ADAPTER_DEFAULT_TIMEOUT_MS 10000
+/* The wait for the answer to hello, which includes the adapter's start-up (an
+ * interpreter, a JIT, a large library): the larger of the per-answer timeout
+ * and this, so a slow start on a busy machine is not taken for a hang. */
+#define RL_ADAPTER_HELLO_TIMEOUT_MS 30000
 #define RL_ADAPTER_LINE_MAX (1u << 20) /* longest answer line accepted, bytes */
 
 typedef struct rl_adapter {
@@ -46,7 +50,8 @@ typedef struct rl_adapter {
  * temporary file, then do the hello exchange. Returns false with err set
  * (process not started, or a hello that is missing, late or wrong; the
  * adapter's stderr tail is appended) ; a started adapter is stopped again.
- * timeout_ms bounds each answer (>= 1). */
+ * timeout_ms bounds each answer after hello (>= 1); hello waits the larger
+ * of timeout_ms and RL_ADAPTER_HELLO_TIMEOUT_MS. */
 bool rl_adapter_start(rl_adapter_t *a, const char *cmd, int timeout_ms, char *err, size_t cap);
 
 /* Close its stdin, wait up to the timeout for it to exit, then kill it. */

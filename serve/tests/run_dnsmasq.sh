@@ -52,7 +52,7 @@ check "zone file: exact text" cmp "$tmp/want.zone" "$tmp/rl.test.zone"
 # dnsmasq on a free loopback port, answering only from the snippet.
 start_dnsmasq "$tmp/records.conf"
 check "dnsmasq started" [ -n "$dns_pid" ]
-q() { dig @127.0.0.1 -p "$dport" +short +time=2 +tries=2 "$@" | sort; }
+q() { dig @127.0.0.1 -p "$dport" +short +time=5 +tries=3 "$@" | sort; } # a hang guard, not a measurement
 srv=$(q SRV _ratelimitly._udp.rl.test | tr '\n' ';')
 want=$(printf '0 0 %s s-264543142129721.rl.test.\n0 0 %s s-264543142129722.rl.test.\n' "$p0" "$p1" | sort | tr '\n' ';')
 check "SRV answer" [ "$srv" = "$want" ]

@@ -21,14 +21,16 @@ check() { # check NAME COMMAND...: COMMAND must succeed
 }
 
 # start_serve NAME ARGS...: run `rl-testbed serve ARGS` in the background
-# (stdout in $tmp/NAME.out) and wait until it prints "serve: ready".
+# (stdout in $tmp/NAME.out) and wait until it prints "serve: ready". The wait
+# is a hang guard (a minute), never a measurement: a loaded host may take
+# seconds to start a process.
 start_serve() {
     name=$1
     shift
     "$bin" serve "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
     srv_pid=$!
     serve_pids="$serve_pids $srv_pid"
-    for _ in $(seq 200); do
+    for _ in $(seq 1200); do
         grep -q '^serve: ready' "$tmp/$name.out" 2>/dev/null && return 0
         kill -0 "$srv_pid" 2>/dev/null || break
         sleep 0.05
@@ -42,9 +44,10 @@ server_port() { sed -n "s/^server $2: server_id [0-9]* port \([0-9]*\) .*/\1/p" 
 dedup_capacity() { sed -n "s/^server $2: .* dedup_capacity \([0-9]*\) .*/\1/p" "$tmp/$1.out"; }
 server_id() { sed -n "s/^server $2: server_id \([0-9]*\) port .*/\1/p" "$tmp/$1.out"; }
 
-# wait_line NAME TEXT: wait (5 s) until $tmp/NAME.out has a line containing TEXT.
+# wait_line NAME TEXT: wait (a hang guard of 30 s) until $tmp/NAME.out has a
+# line containing TEXT.
 wait_line() {
-    for _ in $(seq 100); do
+    for _ in $(seq 600); do
         grep -qF -- "$2" "$tmp/$1.out" && return 0
         sleep 0.05
     done

@@ -72,7 +72,8 @@ same_outputs "$T/a" "$T/r"
 "$RL" sweep "$D/long.json" --out "$T/L" --jobs 2 >/dev/null 2>&1 &
 pid=$!
 n=0
-while [ "$n" -lt 200 ] && [ ! -s "$T/L/units.log" ]; do sleep 0.01; n=$((n + 1)); done
+# readiness: a unit recorded, so the signal handlers are in place (a hang guard of a minute)
+while [ "$n" -lt 6000 ] && [ ! -s "$T/L/units.log" ]; do sleep 0.01; n=$((n + 1)); done
 kill -TERM "$pid" 2>/dev/null
 wait "$pid"
 rc=$?

@@ -41,6 +41,10 @@ static inline void rt_test_options(r_runtime_options_t *o, const char *key, uint
     o->request_policy.unit_ms = unit_ms;
 }
 
+/* The max_ms of a wait that measures nothing: a hang guard far above the
+ * horizon and a loaded host's scheduling delays (project). */
+#define RT_HANG_MS 30000
+
 /* Run until *done != 0 or max_ms passed; req (may be NULL) gets its timeouts
  * while *done is 0. Returns true when done. */
 static inline bool rt_run_until(r_runtime_client_t *rt, const int *done, r_client_req_t *req, int max_ms) {

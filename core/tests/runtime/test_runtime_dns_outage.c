@@ -91,7 +91,7 @@ static uint64_t submit_and_complete(fx_t *f) {
                                                      rt_on_result, &out, &req),
                      RCLIENT_OK);
     uint64_t blocked = mono_ms() - t0;
-    assert_true(rt_run_until(f->rt, &out.completions, req, 5000));
+    assert_true(rt_run_until(f->rt, &out.completions, req, RT_HANG_MS));
     assert_int_equal(out.status, RCLIENT_OK);
     assert_true(out.server_id == f->ep.server_id);
     return blocked;

@@ -110,10 +110,13 @@ expect "profile printed" 0 out "profile: round 0, phase round" -- check --key "$
     --bucket cli-allow:1000:100
 expect "report" 0 out "report: 12 ms to 1 tracker(s)" -- check --key "$key" --server "$s1" \
     --bucket cli-allow:1000:100 --guard db:100 --report 12
+# One 1-hour window (fixed windows on the server clock) for both: start clear of its boundary.
+left=$((3600000 - $(date +%s%3N) % 3600000))
+[ "$left" -lt 15000 ] && sleep $((left / 1000 + 1))
 expect "tight limit: first allowed" 0 out "decision: allowed" -- check --key "$key" --server "$s1" \
-    --bucket cli-tight:60000:1
+    --bucket cli-tight:3600000:1
 expect "tight limit: then denied" 1 out "bucket cli-tight: short, deficit 1" -- check --key "$key" --server "$s1" \
-    --bucket cli-tight:60000:1
+    --bucket cli-tight:3600000:1
 expect "failover: the oldest (server_id 1) is down" 0 out "server: $oldest " -- check --key "$key" \
     --server 1@127.0.0.1:9 --server "$s1" --bucket cli-allow:1000:100
 expect "no server answers" 3 out "decision: none: RCLIENT_ERR_TIMEOUT" -- check --key "$key" \
