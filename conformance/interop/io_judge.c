@@ -56,9 +56,10 @@ static bool before(uint64_t v, uint64_t slack, uint64_t t)
     return v != UINT64_MAX && v + slack < t;
 }
 
-/* Kinds: the first transmission to a server within the tolerance of t0 is
- * initial; after a selection, one sent once a valid response had been sent
- * and near the return is a completion delivery; the others are replays. */
+/* Kinds: one at or after its dedup deadline is late; after a selection, one
+ * near the return sent once a valid response had been sent (or just before
+ * the return) is a completion delivery; the first transmission to a server
+ * within the tolerance of t0 is initial; the others are replays. */
 static void classify(judge_t *j)
 {
     io_run_t *run = j->run;
@@ -75,11 +76,13 @@ static void classify(judge_t *j)
             x->kind = "report";
         else if (x->pdu != IO_PDU_REQUEST)
             x->kind = "other";
+        else if (x->at_us >= (x->time_stamp + x->ttl_ms) * 1000u)
+            x->kind = "late"; /* judged by the deadline check alone */
+        else if (j->selection && x->at_us + j->late >= run->decided_us &&
+                 (x->at_us >= first_valid || x->at_us + RACE_US >= run->decided_us))
+            x->kind = "completion";
         else if (!seen[x->server] && x->at_us < run->t0_us + j->late)
             x->kind = "initial";
-        else if (j->selection && first_valid != UINT64_MAX && x->at_us >= first_valid &&
-                 x->at_us + j->late >= run->decided_us)
-            x->kind = "completion";
         else
             x->kind = "replay";
         if (x->pdu == IO_PDU_REQUEST)
@@ -341,6 +344,10 @@ void io_judge(io_run_t *run, io_rows_t *rows)
     rows->n = 0;
     j.selection = run->driver_error[0] == '\0' &&
                   (strcmp(run->decision, "allowed") == 0 || strcmp(run->decision, "denied") == 0);
+    if (run->check_us == 0) { /* the client was never created: the setup failure is the one row */
+        check_decision(&j);
+        return;
+    }
     classify(&j);
     check_wire(&j);
     check_rounds(&j);

@@ -7,7 +7,8 @@
  * Reads one JSON object per line on stdin (op create, check, report, close)
  * and answers each with one line on stdout. Diagnostics go to stderr.
  *
- * RL_INTEROP_FAULT (interop_faults.c) switches one deliberate fault on, to
+ * Built a second time as rl-interop-driver-faults (INTEROP_FAULTS), where
+ * RL_INTEROP_FAULT switches one deliberate fault on (interop_faults.h), to
  * prove that each check of the testbed bites (docs/interop.md "Broken drivers"). */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -137,6 +138,9 @@ static void op_create(driver_t *d, const json_t *msg)
     int rc = r_runtime_client_create(&opt, &d->rt);
     if (rc != RCLIENT_OK)
         return answer_error(r_client_strerror(rc));
+    if (!opt.has_request_policy)
+        r_client_default_request_policy(&opt.request_policy);
+    interop_faults_client(opt.auth_key, servers, n, &opt.request_policy);
     answer(json_pack("{s:b}", "ok", 1));
 }
 
@@ -207,10 +211,13 @@ static void op_check(driver_t *d, const json_t *msg)
     }
     r_client_req_t *req = NULL;
     d->done = false;
+    interop_faults_phase(FAULT_SUBMIT);
     int rc = r_client_check_rate_limit_async(r_runtime_client_handle(d->rt), res, nr, guards, ng, NULL, 0, on_result,
                                              d, &req);
+    interop_faults_phase(FAULT_WAIT);
     if (rc == RCLIENT_OK && req != NULL)
         rc = wait_request(d, req);
+    interop_faults_phase(FAULT_IDLE);
     if (rc != RCLIENT_OK)
         return answer_error(r_client_strerror(rc));
     if (d->status != RCLIENT_OK) {
@@ -222,6 +229,7 @@ static void op_check(driver_t *d, const json_t *msg)
     snprintf(id, sizeof id, "%" PRIu64, d->server_id);
     answer(json_pack("{s:b, s:s, s:s, s:I}", "ok", 1, "decision", d->success ? "allowed" : "denied", "server_id", id,
                      "at_ms", (json_int_t)d->at_ms));
+    interop_faults_after_check();
 }
 
 static void op_report(driver_t *d, const json_t *msg)
@@ -242,7 +250,9 @@ static void op_report(driver_t *d, const json_t *msg)
         if (!hex_id(v, "tracker_id", reps[i].latency_tracker_id))
             return answer_error("report: tracker_id missing");
     }
+    interop_faults_phase(FAULT_REPORT);
     int rc = r_client_report_latency(r_runtime_client_handle(d->rt), reps, n);
+    interop_faults_phase(FAULT_IDLE);
     if (rc != RCLIENT_OK)
         return answer_error(r_client_strerror(rc));
     answer(json_pack("{s:b}", "ok", 1));
