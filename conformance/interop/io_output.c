@@ -69,7 +69,16 @@ json_t *io_run_json(const io_run_t *run, const io_rows_t *rows, bool rerun, cons
                                                   x->kind != NULL ? x->kind : "?", "unique_id", uid, "verdict",
                                                   x->verdict_text != NULL ? x->verdict_text : "ok"));
     }
-    return json_pack("{s:s, s:s, s:s, s:s, s:b, s:s, s:o, s:o}", "case", run->c.id, "file", run->ic->path, "auth",
-                     run->mode, "family", run->v6 ? "ipv6" : "ipv4", "rerun", rerun, "result", result, "checks",
-                     checks, "datagrams", timeline);
+    json_t *sent = json_array();
+    for (size_t i = 0; i < run->n_tx; i++)
+        json_array_append_new(sent, json_pack("{s:f, s:s, s:s, s:b}", "at_ms", rel_ms(run, run->tx[i].at_us), "server",
+                                              run->c.server_names[run->tx[i].server], "what", run->tx[i].what,
+                                              "valid", run->tx[i].valid));
+    json_t *decision = run->decided ? json_pack("{s:s, s:f}", "decision", run->decision[0] != '\0' ? run->decision
+                                                                                                   : "error",
+                                                "at_ms", rel_ms(run, run->decided_us))
+                                    : json_null();
+    return json_pack("{s:s, s:s, s:s, s:s, s:b, s:s, s:o, s:o, s:o, s:o}", "case", run->c.id, "file", run->ic->path,
+                     "auth", run->mode, "family", run->v6 ? "ipv6" : "ipv4", "rerun", rerun, "result", result,
+                     "checks", checks, "received", timeline, "sent", sent, "driver", decision);
 }
