@@ -59,7 +59,9 @@ static bool before(uint64_t v, uint64_t slack, uint64_t t)
 /* Kinds: one at or after its dedup deadline is late; after a selection, one
  * near the return sent once a valid response had been sent (or just before
  * the return) is a completion delivery; the first transmission to a server
- * within the tolerance of t0 is initial; the others are replays. */
+ * within the tolerance of t0 is initial; the others are replays. A datagram
+ * that is no Rate Request (it fails framing) still counts as a transmission
+ * of the request until the report is asked for. */
 static void classify(judge_t *j)
 {
     io_run_t *run = j->run;
@@ -74,9 +76,9 @@ static void classify(judge_t *j)
         x->verdict_text = "ok";
         if (x->pdu == IO_PDU_REPORT)
             x->kind = "report";
-        else if (x->pdu != IO_PDU_REQUEST)
-            x->kind = "other";
-        else if (x->at_us >= (x->time_stamp + x->ttl_ms) * 1000u)
+        else if (x->pdu != IO_PDU_REQUEST && (run->report_us != 0 && x->at_us >= run->report_us))
+            x->kind = "other"; /* after the report was asked for: not a transmission of the request */
+        else if (x->pdu == IO_PDU_REQUEST && x->at_us >= (x->time_stamp + x->ttl_ms) * 1000u)
             x->kind = "late"; /* judged by the deadline check alone */
         else if (j->selection && x->at_us + j->late >= run->decided_us &&
                  (x->at_us >= first_valid || x->at_us + RACE_US >= run->decided_us))
@@ -85,7 +87,7 @@ static void classify(judge_t *j)
             x->kind = "initial";
         else
             x->kind = "replay";
-        if (x->pdu == IO_PDU_REQUEST)
+        if (x->pdu != IO_PDU_REPORT)
             seen[x->server] = true;
     }
 }

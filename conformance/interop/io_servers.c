@@ -147,11 +147,12 @@ static void record(io_run_t *run, int i, const uint8_t *d, size_t len, uint64_t 
     sim_server_reason_text(&res.why, r->why, sizeof r->why);
     r->key_bytes = has_key_bytes(run, d, len);
     decode(run, r, d, len);
-    if (r->pdu == IO_PDU_REQUEST) {
-        if (run->t0_us == 0)
-            run->t0_us = at_us;
+    /* t0: the first Rate Request; a client whose datagrams are not Rate
+     * Requests at all gets t0 from its first datagram after the check */
+    if (run->t0_us == 0 && (r->pdu == IO_PDU_REQUEST || (run->check_us != 0 && at_us >= run->check_us)))
+        run->t0_us = at_us;
+    if (r->pdu == IO_PDU_REQUEST)
         capture(run, i, d, len, at_us);
-    }
     if (out_len > 0 && out_len <= sizeof s->last) {
         memcpy(s->last, out, out_len);
         s->last_len = out_len;
