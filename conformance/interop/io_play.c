@@ -11,6 +11,7 @@
 
 #include "io_int.h"
 #include "vec_json.h"
+#include "vec_kinds.h"
 
 #define CREATE_TIMEOUT_MS 10000u
 #define GRACE_MS 60u          /* observation after the horizon H and after the decision */
@@ -36,15 +37,6 @@ static json_t *policy_json(const r_request_policy_t *p)
                      p->completion_delivery);
 }
 
-static json_t *hex(const uint8_t *b, size_t n)
-{
-    char s[2 * 32 + 1];
-    for (size_t i = 0; i < n && i < 32; i++)
-        snprintf(s + 2 * i, 3, "%02x", b[i]);
-    s[2 * (n < 32 ? n : 32)] = '\0';
-    return json_string(s);
-}
-
 static json_t *create_msg(const io_run_t *run)
 {
     static const char *const presets[] = {"default", "api_md", "strict_oldest", "oldest_preferred", "fastest_valid"};
@@ -65,8 +57,9 @@ static json_t *create_msg(const io_run_t *run)
 
 static json_t *guard_json(const r_latency_guard_t *g, const char *name)
 {
-    json_t *v = json_pack("{s:o, s:I, s:I, s:I, s:I, s:I}", "tracker_id", hex(g->latency_tracker_id, 16),
-                          "threshold_ms", (json_int_t)g->threshold_ms, "ttl_ms", (json_int_t)g->ttl_ms, "max_samples",
+    json_t *v = json_pack("{s:o, s:I, s:I, s:I, s:I, s:I}", "tracker_id",
+                          vec_json_hex(g->latency_tracker_id, R_CLIENT_ID_LEN), "threshold_ms",
+                          (json_int_t)g->threshold_ms, "ttl_ms", (json_int_t)g->ttl_ms, "max_samples",
                           (json_int_t)g->max_samples, "buffer_size", (json_int_t)g->buffer_size,
                           "min_sample_threshold", (json_int_t)g->min_sample_threshold);
     if (name != NULL)
@@ -80,9 +73,9 @@ static json_t *check_msg(const io_run_t *run)
     bool names = run->ic->default_request; /* the conformance default: checkout, inventory-backend */
     for (size_t i = 0; i < run->c.n_resources; i++) {
         const r_resource_request_t *r = &run->c.resources[i];
-        json_t *v = json_pack("{s:o, s:I, s:I, s:I}", "bucket_id", hex(r->bucket_id, 16), "window_size_ms",
-                              (json_int_t)r->window_size_ms, "rate_limit", (json_int_t)r->rate_limit, "tokens",
-                              (json_int_t)r->tokens_requested);
+        json_t *v = json_pack("{s:o, s:I, s:I, s:I}", "bucket_id", vec_json_hex(r->bucket_id, R_CLIENT_ID_LEN),
+                              "window_size_ms", (json_int_t)r->window_size_ms, "rate_limit",
+                              (json_int_t)r->rate_limit, "tokens", (json_int_t)r->tokens_requested);
         if (names)
             json_object_set_new(v, "name", json_string("checkout"));
         json_array_append_new(res, v);

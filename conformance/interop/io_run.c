@@ -269,7 +269,8 @@ int io_run(const vec_file_list_t *files, const io_options_t *opt)
         char err[VEC_MSG_MAX];
         if (files->files[i].no_match || !io_case_load(files->files[i].path, ic, err, sizeof err)) {
             vec_report_file_begin(&st.report, files->files[i].path, "interop");
-            vec_report_file_failure(&st.report, files->files[i].path, files->files[i].no_match ? "no file matches" : err);
+            vec_report_file_failure(&st.report, files->files[i].path,
+                                    files->files[i].no_match ? "no file matches" : err);
             vec_report_file_end(&st.report);
             broken = true;
             continue;

@@ -74,6 +74,17 @@ static uint32_t u32_of(const json_t *obj, const char *key)
     return (uint32_t)json_integer_value(json_object_get(obj, key));
 }
 
+/* The tracker settings a guard and a report share; false without a tracker_id. */
+static bool tracker(const json_t *v, uint8_t id[R_CLIENT_ID_LEN], uint32_t *ttl_ms, uint32_t *max_samples,
+                    uint32_t *buffer_size, uint32_t *min_sample_threshold)
+{
+    *ttl_ms = u32_of(v, "ttl_ms");
+    *max_samples = u32_of(v, "max_samples");
+    *buffer_size = u32_of(v, "buffer_size");
+    *min_sample_threshold = u32_of(v, "min_sample_threshold");
+    return hex_id(v, "tracker_id", id);
+}
+
 static bool parse_server(const json_t *v, r_server_endpoint_t *out)
 {
     const char *addr = json_string_value(json_object_get(v, "address"));
@@ -201,12 +212,9 @@ static void op_check(driver_t *d, const json_t *msg)
     }
     for (size_t i = 0; i < ng; i++) {
         const json_t *v = json_array_get(gl, i);
-        guards[i].threshold_ms = u32_of(v, "threshold_ms");
-        guards[i].ttl_ms = u32_of(v, "ttl_ms");
-        guards[i].max_samples = u32_of(v, "max_samples");
-        guards[i].buffer_size = u32_of(v, "buffer_size");
-        guards[i].min_sample_threshold = u32_of(v, "min_sample_threshold");
-        if (!hex_id(v, "tracker_id", guards[i].latency_tracker_id))
+        r_latency_guard_t *g = &guards[i];
+        g->threshold_ms = u32_of(v, "threshold_ms");
+        if (!tracker(v, g->latency_tracker_id, &g->ttl_ms, &g->max_samples, &g->buffer_size, &g->min_sample_threshold))
             return answer_error("check: tracker_id missing");
     }
     r_client_req_t *req = NULL;
@@ -242,12 +250,9 @@ static void op_report(driver_t *d, const json_t *msg)
     memset(reps, 0, sizeof reps);
     for (size_t i = 0; i < n; i++) {
         const json_t *v = json_array_get(list, i);
-        reps[i].ttl_ms = u32_of(v, "ttl_ms");
-        reps[i].max_samples = u32_of(v, "max_samples");
-        reps[i].buffer_size = u32_of(v, "buffer_size");
-        reps[i].min_sample_threshold = u32_of(v, "min_sample_threshold");
-        reps[i].observed_latency = u32_of(v, "latency_ms");
-        if (!hex_id(v, "tracker_id", reps[i].latency_tracker_id))
+        r_service_latency_report_t *r = &reps[i];
+        r->observed_latency = u32_of(v, "latency_ms");
+        if (!tracker(v, r->latency_tracker_id, &r->ttl_ms, &r->max_samples, &r->buffer_size, &r->min_sample_threshold))
             return answer_error("report: tracker_id missing");
     }
     interop_faults_phase(FAULT_REPORT);
