@@ -109,6 +109,7 @@ static void check_wire(judge_t *j)
                        "r-client.md 9.3.1 (no replay or completion-delivery send at or after the deduplication "
                        "deadline)", false);
     const uint8_t *first_uid = NULL;
+    size_t n_requests = 0;
     for (size_t i = 0; i < run->n_rx; i++) {
         io_rx_t *x = &run->rx[i];
         char why[128];
@@ -121,6 +122,7 @@ static void check_wire(judge_t *j)
             blame(j, km, i, "a datagram carries 8 or more bytes of the key's secret in a row");
         if (x->pdu != IO_PDU_REQUEST)
             continue;
+        n_requests++;
         if (first_uid == NULL)
             first_uid = x->uid;
         else if (memcmp(first_uid, x->uid, 16) != 0)
@@ -135,6 +137,11 @@ static void check_wire(judge_t *j)
             blame(j, dl, i, why);
         }
     }
+    /* nothing to judge is said, never a silent pass */
+    for (io_row_t *r = fr; r <= km && run->n_rx == 0; r++)
+        vec_format(r->detail, sizeof r->detail, "not judged: no datagram arrived");
+    for (io_row_t *r = uid; r <= dl && n_requests == 0; r++)
+        vec_format(r->detail, sizeof r->detail, "not judged: no Rate Request arrived");
 }
 
 /* The round k >= 1 whose replay deadline t is nearest, within the tolerance; 0 when none. */
@@ -282,11 +289,15 @@ static void check_decision(judge_t *j)
         io_row_t *t = row(j, "decision_time", "convention", "r-client.md 9.3.3, 9.3.5 (the case's decision time)",
                           true);
         uint64_t at = run->t0_us + (uint64_t)x->decision_at * run->ic->factor * 1000u;
-        if (run->t0_us == 0 || run->decided_us + j->early < at || run->decided_us > at + j->late) {
+        if (run->t0_us == 0) {
+            t->pass = false;
+            vec_format(t->detail, sizeof t->detail, "no datagram arrived, so no t0; the client returned %.1f ms "
+                       "after the check", ((double)run->decided_us - (double)run->check_us) / 1000.0);
+        } else if (run->decided_us + j->early < at || run->decided_us > at + j->late) {
             t->pass = false;
             vec_format(t->detail, sizeof t->detail, "want %llu ms, got %.1f ms after t0",
                        (unsigned long long)(at - run->t0_us) / 1000u,
-                       run->t0_us == 0 ? -1.0 : ((double)run->decided_us - (double)run->t0_us) / 1000.0);
+                       ((double)run->decided_us - (double)run->t0_us) / 1000.0);
         }
     }
     if (!j->selection)

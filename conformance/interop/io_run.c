@@ -165,7 +165,7 @@ static void run_once(io_state_t *st, const io_case_t *ic, r_auth_type_t mode, bo
         }
         vec_report_row(r, x->name, x->pass, d);
     }
-    if (!verdict.pass && rows.n > 0 && r->out != NULL)
+    if (!verdict.pass && (run->n_rx > 0 || run->n_tx > 0 || run->decided) && r->out != NULL)
         io_print_timeline(r->out, run);
     count_severity(st, &rows);
     vec_report_count(r, &verdict);
