@@ -9,7 +9,6 @@
 #include "vec_runner.h"
 
 #define IO_SCHEMA_ID "ratelimitly-interop-case/v1"
-#define IO_UNIT_MS 100u
 
 static bool event_is_plain(const conf_case_t *c, const conf_event_t *ev)
 {

@@ -17,6 +17,10 @@
 #include "interop.h"
 #include "sim_server.h"
 
+#define IO_UNIT_MS 100u     /* U of every case over the network (docs/interop.md "Time") */
+#define IO_EARLY_MS 10u     /* timing checks: this much before the spec's time is accepted ... */
+#define IO_LATE_PERCENT 40u /* ... and this share of U after it */
+#define IO_TOL_TEXT "10 ms/+40% of" /* the two above, for the report */
 #define IO_MAX_RX 512u       /* datagrams recorded per run */
 #define IO_MAX_TX 256u       /* datagrams the servers sent per run */
 #define IO_MAX_ROWS 16u

@@ -15,7 +15,6 @@
 #include "sim_keys.h"
 #include "vec_report.h"
 
-#define IO_UNIT_MS 100u
 #define N_SEVERITIES 4
 
 static const char *const severities[N_SEVERITIES] = {"security", "decision", "interop", "convention"};
@@ -104,7 +103,7 @@ static void run_once(io_state_t *st, const io_case_t *ic, r_auth_type_t mode, bo
     memset(&verdict, 0, sizeof verdict);
     memset(&first, 0, sizeof first);
     for (int attempt = 0; attempt < 2; attempt++) {
-        if (run != NULL) {
+        if (run != NULL && run->host != NULL) {
             io_servers_stop(run);
             conf_host_free(run->host);
             free(run->host);
@@ -157,7 +156,7 @@ static void run_once(io_state_t *st, const io_case_t *ic, r_auth_type_t mode, bo
             vec_format(d, sizeof d, "%s%s%s", x->severity, x->detail[0] != '\0' ? "; " : "", x->detail);
         else
             vec_format(d, sizeof d, "%s: %s [%s%s]", x->severity, x->detail, x->spec,
-                       x->timing ? "; tolerance -10/+40% U" : "");
+                       x->timing ? "; tolerance -" IO_TOL_TEXT " U" : "");
         if (!x->pass && verdict.pass) {
             verdict.pass = false;
             vec_format(verdict.detail, sizeof verdict.detail, "%s (%s): %s%s", x->name, x->severity, x->detail,
@@ -172,9 +171,11 @@ static void run_once(io_state_t *st, const io_case_t *ic, r_auth_type_t mode, bo
     vec_report_file_end(r);
     if (st->runs != NULL)
         json_array_append_new(st->runs, io_run_json(run, &rows, rerun, verdict.pass ? "pass" : "fail"));
-    io_servers_stop(run);
-    conf_host_free(run->host);
-    free(run->host);
+    if (run->host != NULL) {
+        io_servers_stop(run);
+        conf_host_free(run->host);
+        free(run->host);
+    }
     free(run);
 }
 
@@ -241,8 +242,9 @@ static bool write_json(const io_state_t *st, const char *path)
     for (size_t s = 0; s < N_SEVERITIES; s++)
         json_object_set_new(sev, severities[s], json_integer((json_int_t)st->by_severity[s]));
     json_t *root = json_pack("{s:s, s:i, s:{s:i, s:i}, s:I, s:I, s:I, s:o, s:O}", "schema",
-                             "ratelimitly-interop-results/v1", "unit_ms", (int)IO_UNIT_MS, "tolerance", "early_ms", 10,
-                             "late_ms", (int)(IO_UNIT_MS * 40u / 100u), "passed", (json_int_t)st->report.passed,
+                             "ratelimitly-interop-results/v1", "unit_ms", (int)IO_UNIT_MS, "tolerance", "early_ms",
+                             (int)IO_EARLY_MS, "late_ms", (int)(IO_UNIT_MS * IO_LATE_PERCENT / 100u), "passed",
+                             (json_int_t)st->report.passed,
                              "failed", (json_int_t)st->report.failed, "skipped", (json_int_t)st->report.skipped,
                              "failed_checks_by_severity", sev, "runs", st->runs);
     int rc = root != NULL ? json_dump_file(root, path, JSON_INDENT(1)) : -1;
