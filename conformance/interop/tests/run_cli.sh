@@ -37,6 +37,13 @@ expect 1 "create: no answer" "a driver that exits at once" "$tb" interop --drive
 expect 1 "interop: 0 passed, 1 failed" "the closing line of a failed run" \
     "$tb" interop --driver false --family 4 --auth none "$case1"
 
+# Reports: JUnit names the run with its mode and family, JSON has the schema and the failing check.
+"$tb" interop --driver false --family 4 --auth none --junit "$tmp/r.xml" --json "$tmp/r.json" "$case1" >/dev/null 2>&1
+expect 0 'name="rule4_oldest_selected_immediately\[none,ipv4\]"' "JUnit testcase name" cat "$tmp/r.xml"
+expect 0 '<failure' "JUnit failure" cat "$tmp/r.xml"
+expect 0 '"schema": "ratelimitly-interop-results/v1"' "JSON schema" cat "$tmp/r.json"
+expect 0 '"name": "outcome"' "JSON failing check" cat "$tmp/r.json"
+
 # The reference driver: an error answer per bad message, then it goes on.
 printf '%s\n' 'not json' '{"op":"check","resources":[],"guards":[]}' '{"op":"fly"}' \
     '{"op":"create","servers":[]}' '{"op":"close"}' | "$drv" >"$tmp/answers" 2>&1
