@@ -175,7 +175,7 @@ static void check_rounds(judge_t *j)
             got = run->rx[i].server == (int)s && strcmp(run->rx[i].kind, "initial") == 0;
         if (!got && fan->pass) {
             fan->pass = false;
-            vec_format(fan->detail, sizeof fan->detail, "%s got no transmission within %llu ms of the first",
+            vec_format(fan->detail, sizeof fan->detail, "%s got no transmission within %llu ms of t0",
                        run->c.server_names[s], (unsigned long long)(j->late / 1000u));
         }
     }

@@ -121,6 +121,7 @@ static void observe(io_run_t *run, io_driver_t *d, const io_event_t *ev, size_t 
     uint64_t h_us = io_policy_h_ms(&run->c.policy) * 1000u, grace = GRACE_MS * 1000u;
     uint64_t hard_end = run->check_us + h_us + LATE_ANSWER_MS * 1000u;
     size_t next = 0;
+    bool sent[2 * CONF_MAX_EVENTS] = {false};
     for (;;) {
         uint64_t now = io_now_us(), wake = hard_end;
         if (run->decided) {
@@ -136,10 +137,22 @@ static void observe(io_run_t *run, io_driver_t *d, const io_event_t *ev, size_t 
                        "check: no answer within H + %u ms of the check", LATE_ANSWER_MS);
             return;
         }
-        while (run->t0_us != 0 && next < n_ev && now >= run->t0_us + ev[next].at_ms * 1000u)
-            io_servers_send(run, &ev[next++]);
-        if (run->t0_us != 0 && next < n_ev && run->t0_us + ev[next].at_ms * 1000u < wake)
-            wake = run->t0_us + ev[next].at_ms * 1000u;
+        /* Due events in order; one whose server has received nothing yet waits
+         * for its request (a server cannot answer before it), the later ones
+         * of other servers go on. */
+        for (size_t i = next; run->t0_us != 0 && i < n_ev; i++) {
+            uint64_t due = run->t0_us + ev[i].at_ms * 1000u;
+            if (sent[i] || !run->servers[ev[i].server].has_peer)
+                continue;
+            if (now >= due) {
+                io_servers_send(run, &ev[i]);
+                sent[i] = true;
+            } else if (due < wake) {
+                wake = due;
+            }
+        }
+        while (next < n_ev && sent[next])
+            next++;
         struct pollfd p[CONF_MAX_SERVERS + 1];
         size_t n = run->c.n_servers;
         for (size_t i = 0; i < n; i++)

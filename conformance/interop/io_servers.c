@@ -147,10 +147,15 @@ static void record(io_run_t *run, int i, const uint8_t *d, size_t len, uint64_t 
     sim_server_reason_text(&res.why, r->why, sizeof r->why);
     r->key_bytes = has_key_bytes(run, d, len);
     decode(run, r, d, len);
-    /* t0: the first Rate Request; a client whose datagrams are not Rate
+    /* t0: the submission, as the first Rate Request's time_stamp says when it
+     * lies between the check and its arrival (the client's deadlines count
+     * from it), else that arrival; a client whose datagrams are not Rate
      * Requests at all gets t0 from its first datagram after the check */
-    if (run->t0_us == 0 && (r->pdu == IO_PDU_REQUEST || (run->check_us != 0 && at_us >= run->check_us)))
-        run->t0_us = at_us;
+    if (run->t0_us == 0 && (r->pdu == IO_PDU_REQUEST || (run->check_us != 0 && at_us >= run->check_us))) {
+        uint64_t ts_us = r->time_stamp * 1000u;
+        bool plausible = r->pdu == IO_PDU_REQUEST && ts_us + 1000u >= run->check_us && ts_us <= at_us;
+        run->t0_us = plausible ? ts_us : at_us;
+    }
     if (r->pdu == IO_PDU_REQUEST)
         capture(run, i, d, len, at_us);
     if (out_len > 0 && out_len <= sizeof s->last) {
