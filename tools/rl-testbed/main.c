@@ -13,6 +13,7 @@
 #include "vec_client.h"
 #include "vec_runner.h"
 #ifdef RL_WITH_SIM
+#include "interop_cmd.h"
 #include "serve_cmd.h"
 #include "sim_cmd.h"
 #include "sweep_cmd.h"
@@ -41,6 +42,7 @@ static const command_t commands[] = {
 #ifdef RL_WITH_SIM
     {"sim", rl_cmd_sim, "run simulator traces (docs/traces.md): the client core against simulated servers"},
     {"serve", rl_cmd_serve, "reference r-servers on real UDP sockets, for testing any client (docs/serve.md)"},
+    {"interop", rl_cmd_interop, "HA cases over loopback UDP against any client's driver, judged on the wire"},
     {"sweep", rl_cmd_sweep, "HA policy sweeps: configurations x traces x seeds, paired comparisons (docs/sweep.md)"},
 #endif
 };

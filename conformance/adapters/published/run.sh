@@ -8,7 +8,8 @@
 #   CLIENT      python | c | js
 #   CHECKOUT    a checkout of ratelimitly-com/rl-python-client, rl-c-client or
 #               rl-js-client (for c: built with the client's own `make librclient.a`)
-#   SUBCOMMAND  vectors (default), conformance or dialect
+#   SUBCOMMAND  vectors (default), conformance, dialect, or interop (python only:
+#               python/rl_python_client_interop.py as the driver, docs/interop.md)
 #
 # Environment: RL_TESTBED (default build/default/tools/rl-testbed/rl-testbed
 # of this tree), CC (default cc), RL_ADAPTER_TRANSLATE_KEYS=1 (c and python:
@@ -17,7 +18,7 @@
 set -eu
 
 usage() {
-    echo "usage: $0 python|c|js CHECKOUT [vectors|conformance|dialect] [rl-testbed args...]" >&2
+    echo "usage: $0 python|c|js CHECKOUT [vectors|conformance|dialect|interop] [rl-testbed args...]" >&2
     exit 2
 }
 
@@ -26,7 +27,8 @@ client=$1
 checkout=$(cd "$2" 2>/dev/null && pwd) || { echo "$0: $2: not a directory" >&2; exit 2; }
 shift 2
 sub=vectors
-case ${1:-} in vectors|conformance|dialect) sub=$1; shift ;; esac
+case ${1:-} in vectors|conformance|dialect|interop) sub=$1; shift ;; esac
+[ "$sub" != interop ] || [ "$client" = python ] || { echo "$0: interop: only the python client has a driver here" >&2; exit 2; }
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -39,6 +41,7 @@ python)
     RL_PYTHON_CLIENT=$checkout
     export RL_PYTHON_CLIENT
     cmd="python3 '$here/python/rl_python_client_adapter.py'"
+    [ "$sub" != interop ] || cmd="python3 '$here/python/rl_python_client_interop.py'"
     ;;
 c)
     [ -f "$checkout/include/r_client.h" ] || { echo "$0: $checkout: no include/r_client.h (not rl-c-client?)" >&2; exit 2; }
@@ -66,6 +69,10 @@ esac
 # The data directory is this tree (vectors/, conformance/cases/), wherever the caller stands.
 cd "$root"
 set +e
-"$testbed" "$sub" --client "$cmd" "$@"
+if [ "$sub" = interop ]; then
+    "$testbed" interop --driver "$cmd" "$@"
+else
+    "$testbed" "$sub" --client "$cmd" "$@"
+fi
 status=$?
 exit $status

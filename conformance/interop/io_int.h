@@ -1,0 +1,174 @@
+/* io_int.h - the interop engine's internal types (docs/interop.md): a loaded
+ * case, the loopback servers and their records, the driver process, the
+ * judged rows. */
+#ifndef IO_INT_H
+#define IO_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/socket.h>
+
+#include <jansson.h>
+
+#include "conf_case.h"
+#include "conf_host.h"
+#include "interop.h"
+#include "sim_server.h"
+
+#define IO_UNIT_MS 100u     /* U of every case over the network (docs/interop.md "Time") */
+#define IO_EARLY_MS 10u     /* timing checks: this much before the spec's time is accepted ... */
+#define IO_LATE_PERCENT 40u /* ... and this share of U after it */
+#define IO_TOL_TEXT "10 ms/+40% of" /* the two above, for the report */
+#define IO_MAX_RX 512u       /* datagrams recorded per run */
+#define IO_MAX_TX 256u       /* datagrams the servers sent per run */
+#define IO_MAX_ROWS 16u
+#define IO_DETAIL_MAX 240u
+
+/* Scripted datagrams of the interop cases' own "interop_events" (docs/interop.md "Cases"). */
+typedef enum {
+    IO_EV_CONF = 0,        /* a case event (response or invalid variant) built as conformance does */
+    IO_EV_MODEL = 1,       /* a plain response: the server model's own answer */
+    IO_EV_DOWNGRADED = 2   /* a valid response re-framed with auth none under a cookie or AES key */
+} io_ev_kind_t;
+
+typedef struct {
+    uint64_t at_ms;        /* scaled, after t0 */
+    int server;
+    io_ev_kind_t kind;
+    const conf_event_t *ev; /* IO_EV_CONF; for the others a response event of the server */
+} io_event_t;
+
+/* A loaded case, its auth mode not yet bound when any_auth. */
+typedef struct {
+    char path[512];
+    conf_case_t c;
+    bool any_auth;
+    bool default_request;  /* the default request: block names are known */
+    unsigned factor;       /* U / the case's unit_ms */
+    char skip[160];        /* why the case cannot be played over a network; "" = playable */
+    conf_event_t extra[CONF_MAX_EVENTS]; /* interop_events, as response events of their server */
+    io_ev_kind_t extra_kind[CONF_MAX_EVENTS];
+    size_t n_extra;
+} io_case_t;
+
+typedef enum { IO_PDU_OTHER = 0, IO_PDU_REQUEST, IO_PDU_REPORT } io_pdu_t;
+
+/* One datagram a server received. */
+typedef struct {
+    uint64_t at_us;        /* kernel receive time, Unix epoch */
+    int server;
+    size_t len;
+    io_pdu_t pdu;
+    bool opened;           /* the servers' copy of the key authenticated it */
+    uint8_t uid[16];
+    uint64_t time_stamp;   /* tenant TLV, ms */
+    uint32_t ttl_ms;       /* Rate Request dedup_ttl_ms */
+    sim_server_verdict_t verdict;
+    char why[96];          /* the model's reason for a drop */
+    bool key_bytes;        /* carries a run of the key's secret (docs/interop.md "key_material") */
+    const char *kind;      /* set by the judge: initial, replay, completion, report, ... */
+    const char *verdict_text; /* set by the judge: ok, or the check it broke */
+} io_rx_t;
+
+/* One datagram a server sent. */
+typedef struct {
+    uint64_t at_us;
+    int server;
+    bool valid;            /* a valid response (allow or deny) */
+    char what[32];         /* "response", "invalid:bad_tag", "downgraded", ... */
+} io_tx_t;
+
+typedef struct {
+    int fd;
+    uint16_t port;
+    sim_server_t *model;
+    struct sockaddr_storage peer;
+    socklen_t peer_len;
+    bool has_peer;
+    uint8_t last[1200];    /* the model's latest response */
+    size_t last_len;
+} io_server_t;
+
+/* One run of a case: mode and family bound, servers, records. */
+typedef struct {
+    const io_case_t *ic;
+    conf_case_t c;          /* the bound copy */
+    const char *mode;       /* "none", "cookie", "aes" */
+    bool v6;
+    unsigned unit_ms;
+    conf_host_t *host;      /* the servers' side of conformance/runner (keys, response building) */
+    io_server_t servers[CONF_MAX_SERVERS];
+    io_rx_t rx[IO_MAX_RX];
+    size_t n_rx;
+    io_tx_t tx[IO_MAX_TX];
+    size_t n_tx;
+    uint64_t t0_us;         /* first Rate Request received; 0 until then */
+    uint64_t check_us;      /* the check was sent to the driver */
+    uint64_t report_us;     /* the report was sent; 0 = none */
+    bool decided;
+    char decision[16];      /* allowed, denied, failed, or "" */
+    int selected;           /* server index, -1 none, -2 an id no server has */
+    bool selected_known;    /* the driver named a server */
+    uint64_t decided_us;
+    char driver_error[160]; /* the driver failed or answered an error */
+    char report_error[120];
+} io_run_t;
+
+typedef struct {
+    const char *name;
+    const char *severity;   /* security, decision, interop, convention */
+    const char *spec;       /* document and section */
+    bool timing;            /* judged on time: rerun once before failing */
+    bool pass;
+    char detail[IO_DETAIL_MAX];
+} io_row_t;
+
+typedef struct {
+    io_row_t rows[IO_MAX_ROWS];
+    size_t n;
+} io_rows_t;
+
+/* io_case.c */
+bool io_case_load(const char *path, io_case_t *ic, char *err, size_t cap);
+/* The scheduled datagrams of a bound run, sorted by time; returns the count. */
+size_t io_case_events(const io_run_t *run, io_event_t *out, size_t cap);
+/* H of the case policy at U (r-client.md 9.3.1); round k's start after t0 in ms. */
+uint64_t io_policy_h_ms(const r_request_policy_t *p);
+uint64_t io_round_start_ms(const r_request_policy_t *p, uint32_t k);
+
+/* io_servers.c */
+bool io_servers_start(io_run_t *run, char *err, size_t cap);
+void io_servers_stop(io_run_t *run);
+/* Receive everything queued on server i (record, model, captures). */
+void io_servers_receive(io_run_t *run, int i);
+/* Send the scripted datagram ev now. */
+void io_servers_send(io_run_t *run, const io_event_t *ev);
+uint64_t io_now_us(void);
+
+/* io_driver.c: the driver process, one JSON object per line each way. */
+typedef struct io_driver io_driver_t;
+io_driver_t *io_driver_start(const char *cmd, char *err, size_t cap);
+bool io_driver_send(io_driver_t *d, json_t *msg); /* steals msg */
+int io_driver_fd(const io_driver_t *d);
+/* Read what is available; *out gets one complete answer or NULL. False when
+ * the driver closed its output or sent a line that is not JSON. */
+bool io_driver_poll_line(io_driver_t *d, json_t **out);
+/* Wait up to timeout_ms for one answer while serving the run's servers. */
+json_t *io_driver_wait(io_driver_t *d, io_run_t *run, unsigned timeout_ms);
+void io_driver_stop(io_driver_t *d);
+
+/* io_judge.c */
+void io_judge(io_run_t *run, io_rows_t *rows);
+/* Whether every failing row is a timing row. */
+bool io_rows_timing_only(const io_rows_t *rows);
+
+/* io_play.c: one run of a case; false with err when it could not be set up. */
+bool io_play(io_run_t *run, const char *driver, char *err, size_t cap);
+
+/* io_output.c: the timeline and the JSON results. */
+void io_print_timeline(FILE *f, const io_run_t *run);
+json_t *io_run_json(const io_run_t *run, const io_rows_t *rows, bool rerun, const char *result);
+
+#endif /* IO_INT_H */

@@ -1,0 +1,63 @@
+#!/bin/bash
+# rl-testbed interop on bad input (docs/interop.md): usage errors and broken
+# case files exit 2 naming the problem; a driver that does not start is a named
+# failure (exit 1); the reference driver answers bad messages with an error
+# and keeps going.
+# usage: run_cli.sh RL_TESTBED DRIVER SOURCE_DIR
+set -u
+tb=$1 drv=$2 src=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+case1=$src/conformance/cases/rule4_oldest_selected_immediately.json
+
+expect() { # want_status pattern description command...
+    local want=$1 pattern=$2 what=$3
+    shift 3
+    "$@" >"$tmp/out" 2>&1
+    local rc=$?
+    if [ "$rc" != "$want" ] || ! grep -q -- "$pattern" "$tmp/out"; then
+        echo "FAIL $what: exit $rc (want $want), output lacks \"$pattern\":"
+        cat "$tmp/out"
+        fails=$((fails + 1))
+    else
+        echo "ok   $what"
+    fi
+}
+
+expect 0 "usage: rl-testbed interop" "--help" "$tb" interop --help
+expect 2 "--auth wants a list of none, cookie, aes" "--auth bogus" "$tb" interop --auth bogus "$case1"
+expect 2 "--family wants 4, 6 or 4,6" "--family 5" "$tb" interop --family 5 "$case1"
+expect 2 "unknown option" "--bogus" "$tb" interop --bogus
+expect 2 "no-such-case.json" "a missing case file" "$tb" interop "$tmp/no-such-case.json"
+sed 's/"kind": "downgraded"/"kind": "sideways"/' "$src/conformance/interop/cases/downgraded_oldest_ignored_aes.json" \
+    >"$tmp/bad_event.json"
+expect 2 'interop_events\[0\]' "an unknown interop event kind" "$tb" interop "$tmp/bad_event.json"
+expect 1 "create: no answer" "a driver that exits at once" "$tb" interop --driver false --family 4 --auth none "$case1"
+expect 1 "interop: 0 passed, 1 failed" "the closing line of a failed run" \
+    "$tb" interop --driver false --family 4 --auth none "$case1"
+
+# Reports: JUnit names the run with its mode and family, JSON has the schema and the failing check.
+"$tb" interop --driver false --family 4 --auth none --junit "$tmp/r.xml" --json "$tmp/r.json" "$case1" >/dev/null 2>&1
+expect 0 'name="rule4_oldest_selected_immediately\[none,ipv4\]"' "JUnit testcase name" cat "$tmp/r.xml"
+expect 0 '<failure' "JUnit failure" cat "$tmp/r.xml"
+expect 0 '"schema": "ratelimitly-interop-results/v1"' "JSON schema" cat "$tmp/r.json"
+expect 0 '"name": "outcome"' "JSON failing check" cat "$tmp/r.json"
+
+# The reference driver: an error answer per bad message, then it goes on.
+printf '%s\n' 'not json' '{"op":"check","resources":[],"guards":[]}' '{"op":"fly"}' \
+    '{"op":"create","servers":[]}' '{"op":"close"}' | "$drv" >"$tmp/answers" 2>&1
+want='{"ok":false,"error":"not a JSON object with an op"}
+{"ok":false,"error":"check: no client"}
+{"ok":false,"error":"unknown op"}
+{"ok":false,"error":"create: key missing"}
+{"ok":true}'
+if [ "$(cat "$tmp/answers")" != "$want" ]; then
+    echo "FAIL driver answers to bad messages:"
+    cat "$tmp/answers"
+    fails=$((fails + 1))
+else
+    echo "ok   driver answers to bad messages"
+fi
+[ "$fails" = 0 ] && echo "interop cli: all passed"
+exit $((fails > 0))

@@ -1,0 +1,320 @@
+/* test_io_judge.c - the interop checks on synthetic runs (docs/interop.md
+ * "Checks"): each test builds the datagrams a run recorded and asserts the
+ * verdict of one check, from the spec sentence it names. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "io_int.h"
+
+#define T0 1767225600000000ull /* us */
+#define U_MS 100u
+
+typedef struct {
+    io_case_t ic;
+    conf_host_t host;
+    io_run_t run;
+} fixture_t;
+
+/* Default policy at U = 100 ms (r-client.md 9.3.5: N = 1, B = 1, P = 1, F = 1, C = 1): H = 300 ms,
+ * one replay deadline at t0 + 100 ms. Three servers A, B, C; the driver returned allowed by A. */
+static int setup(void **state)
+{
+    fixture_t *f = calloc(1, sizeof *f);
+    if (f == NULL)
+        return -1;
+    r_client_default_request_policy(&f->ic.c.policy);
+    f->ic.c.policy.unit_ms = U_MS;
+    f->ic.c.n_servers = 3;
+    strcpy(f->ic.c.server_names[0], "A");
+    strcpy(f->ic.c.server_names[1], "B");
+    strcpy(f->ic.c.server_names[2], "C");
+    f->ic.c.expect.outcome = CONF_OUT_ALLOWED;
+    f->ic.c.expect.selected = 0;
+    f->ic.factor = 1;
+    f->host.key.type = R_AUTH_AES;
+    f->host.key.has_secret = true;
+    for (size_t i = 0; i < R_CLIENT_SECRET_LEN; i++)
+        f->host.key.secret[i] = (uint8_t)(0xA0u + i);
+    f->run.ic = &f->ic;
+    f->run.c = f->ic.c;
+    f->run.host = &f->host;
+    f->run.t0_us = T0;
+    f->run.check_us = T0 - 500;
+    f->run.decided = true;
+    f->run.decided_us = T0 + 20000;
+    strcpy(f->run.decision, "allowed");
+    f->run.selected = 0;
+    f->run.selected_known = true;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    free(*state);
+    return 0;
+}
+
+/* A Rate Request transmission at t0 + at_us to server s: time_stamp t0, dedup_ttl_ms H = 300. */
+static io_rx_t *request(io_run_t *run, int s, uint64_t at_us, uint8_t uid)
+{
+    io_rx_t *x = &run->rx[run->n_rx++];
+    memset(x, 0, sizeof *x);
+    x->at_us = T0 + at_us;
+    x->server = s;
+    x->pdu = IO_PDU_REQUEST;
+    x->opened = true;
+    x->verdict = SIM_SRV_ANSWERED;
+    memset(x->uid, uid, sizeof x->uid);
+    x->time_stamp = T0 / 1000u;
+    x->ttl_ms = 300;
+    return x;
+}
+
+static void valid_response(io_run_t *run, int s, uint64_t at_us)
+{
+    run->tx[run->n_tx++] = (io_tx_t){.at_us = T0 + at_us, .server = s, .valid = true, .what = "response"};
+}
+
+/* A spec-conformant run: fan-out at t0, A answers at 15 ms and is selected, completion to B, C. */
+static void good_run(io_run_t *run)
+{
+    for (int s = 0; s < 3; s++)
+        request(run, s, 100, 1);
+    valid_response(run, 0, 15000);
+    run->decided_us = T0 + 15500;
+    request(run, 1, 15300, 1);
+    request(run, 2, 15300, 1);
+}
+
+static const io_row_t *find(const io_rows_t *rows, const char *name)
+{
+    for (size_t i = 0; i < rows->n; i++)
+        if (strcmp(rows->rows[i].name, name) == 0)
+            return &rows->rows[i];
+    fail_msg("no row %s", name);
+    return NULL;
+}
+
+static void assert_only_failure(const io_rows_t *rows, const char *name)
+{
+    for (size_t i = 0; i < rows->n; i++)
+        if (strcmp(rows->rows[i].name, name) != 0 && !rows->rows[i].pass)
+            fail_msg("%s failed too: %s", rows->rows[i].name, rows->rows[i].detail);
+    assert_false(find(rows, name)->pass);
+}
+
+/* project: the good run passes every check. */
+static void test_good_run_passes(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    good_run(&f->run);
+    io_judge(&f->run, &rows);
+    for (size_t i = 0; i < rows.n; i++)
+        if (!rows.rows[i].pass)
+            fail_msg("%s: %s", rows.rows[i].name, rows.rows[i].detail);
+    assert_string_equal(f->run.rx[3].kind, "completion");
+}
+
+/* r-client.md 9.3.1: no send at or after the deduplication deadline (time_stamp + 300 ms). */
+static void test_deadline_at_the_deadline_fails(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    good_run(&f->run);
+    request(&f->run, 1, 300000, 1);
+    io_judge(&f->run, &rows);
+    assert_only_failure(&rows, "deadline");
+    assert_string_equal(f->run.rx[f->run.n_rx - 1].kind, "late");
+}
+
+/* r-client.md 9.3.1: 1 us before the deadline is still before it. */
+static void test_deadline_just_before_passes(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    good_run(&f->run);
+    request(&f->run, 1, 299999, 1)->server = 1;
+    io_judge(&f->run, &rows);
+    assert_true(find(&rows, "deadline")->pass);
+}
+
+/* r-client.md 9.3.2: every transmission reuses the unique_id. */
+static void test_unique_id_second_value_fails(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    good_run(&f->run);
+    memset(f->run.rx[4].uid, 2, sizeof f->run.rx[4].uid);
+    io_judge(&f->run, &rows);
+    assert_only_failure(&rows, "unique_id");
+}
+
+/* r-client.md 9.3.1: dedup_ttl_ms = H = U * (B(0) + B(1) + F) = 300. */
+static void test_dedup_ttl_not_h_fails(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    good_run(&f->run);
+    for (size_t i = 0; i < f->run.n_rx; i++)
+        f->run.rx[i].ttl_ms = 400;
+    io_judge(&f->run, &rows);
+    assert_only_failure(&rows, "dedup_ttl");
+}
+
+/* r-client.md 9.3.3: round 0 goes to every server. */
+static void test_fanout_missing_server_fails(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    request(&f->run, 0, 100, 1);
+    request(&f->run, 1, 100, 1);
+    valid_response(&f->run, 0, 15000);
+    f->run.decided_us = T0 + 15500;
+    request(&f->run, 1, 15300, 1);
+    request(&f->run, 2, 15300, 1);
+    io_judge(&f->run, &rows);
+    assert_only_failure(&rows, "fanout");
+}
+
+/* Silent round 0, replays near t0 + U (r-client.md 9.3.3 rule 7), A answers at 190 ms. */
+static void replay_run(io_run_t *run, uint64_t replay_at_us)
+{
+    for (int s = 0; s < 3; s++)
+        request(run, s, 100, 1);
+    for (int s = 0; s < 3; s++)
+        request(run, s, replay_at_us, 1);
+    valid_response(run, 0, 190000);
+    run->decided_us = T0 + 190500;
+    request(run, 1, 190300, 1);
+    request(run, 2, 190300, 1);
+    run->c.expect.has_decision = false;
+}
+
+/* r-client.md 9.3.1 B(k): a replay 39 ms after the replay deadline is within +40% U. */
+static void test_replay_within_tolerance_passes(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    replay_run(&f->run, 139000);
+    io_judge(&f->run, &rows);
+    assert_string_equal(f->run.rx[3].kind, "replay");
+    for (size_t i = 0; i < rows.n; i++)
+        if (!rows.rows[i].pass)
+            fail_msg("%s: %s", rows.rows[i].name, rows.rows[i].detail);
+}
+
+/* r-client.md 9.3.1 B(k): 41 ms after it is at no replay deadline. */
+static void test_replay_off_the_deadline_fails(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    replay_run(&f->run, 141000);
+    io_judge(&f->run, &rows);
+    assert_string_equal(f->run.rx[3].kind, "replay");
+    assert_only_failure(&rows, "replay_timing");
+}
+
+/* r-client.md 9.3.3: a replay only to servers with no valid response yet. */
+static void test_replay_to_responded_server_fails(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    replay_run(&f->run, 100000);
+    f->run.tx[f->run.n_tx++] = (io_tx_t){.at_us = T0 + 50000, .server = 2, .valid = true, .what = "response"};
+    io_judge(&f->run, &rows);
+    assert_false(find(&rows, "replay_targets")->pass);
+}
+
+/* r-client.md 9.3.4: no completion send to a server that responded. */
+static void test_completion_to_responded_server_fails(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    good_run(&f->run);
+    request(&f->run, 0, 15300, 1);
+    io_judge(&f->run, &rows);
+    assert_only_failure(&rows, "completion");
+}
+
+/* r-client.md 9.3.4: every missing server gets its completion send. */
+static void test_completion_missing_fails(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    good_run(&f->run);
+    f->run.n_rx--; /* C's completion */
+    io_judge(&f->run, &rows);
+    assert_only_failure(&rows, "completion");
+}
+
+/* wire_protocol.md Auth Header: 8 secret bytes in a row are key material. */
+static void test_key_material_run_of_eight_fails(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    good_run(&f->run);
+    f->run.rx[1].key_bytes = true;
+    io_judge(&f->run, &rows);
+    assert_only_failure(&rows, "key_material");
+}
+
+/* r-client.md 9.3.3 rule 1: a decision naming a server that sent no valid response. */
+static void test_response_auth_unanswered_selection_fails(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    good_run(&f->run);
+    f->run.tx[0].valid = false; /* A's datagram was downgraded */
+    io_judge(&f->run, &rows);
+    assert_false(find(&rows, "response_auth")->pass);
+    assert_string_equal(find(&rows, "response_auth")->severity, "security");
+}
+
+/* r-client.md 9.3.1: H = U * (sum B(k) + F) for each schedule kind. */
+static void test_horizon_per_schedule_kind(void **state)
+{
+    (void)state;
+    r_request_policy_t p;
+    r_client_default_request_policy(&p);
+    p.unit_ms = 10;
+    p.replay_count = 3;
+    p.final_receive_units = 2;
+    p.replay_gap = (r_ha_schedule_t){.kind = R_HA_SCHEDULE_FIXED, .initial_units = 2, .max_units = 2};
+    assert_int_equal(io_policy_h_ms(&p), 10u * (2 + 2 + 2 + 2 + 2));
+    p.replay_gap = (r_ha_schedule_t){.kind = R_HA_SCHEDULE_LINEAR, .initial_units = 1, .max_units = 3,
+                                     .growth.linear_step_units = 1};
+    assert_int_equal(io_policy_h_ms(&p), 10u * (1 + 2 + 3 + 3 + 2));
+    p.replay_gap = (r_ha_schedule_t){.kind = R_HA_SCHEDULE_EXPONENTIAL, .initial_units = 1, .max_units = 5,
+                                     .growth.exponential_factor = 2};
+    assert_int_equal(io_policy_h_ms(&p), 10u * (1 + 2 + 4 + 5 + 2));
+    assert_int_equal(io_round_start_ms(&p, 2), 10u * (1 + 2));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_good_run_passes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_deadline_at_the_deadline_fails, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_deadline_just_before_passes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unique_id_second_value_fails, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dedup_ttl_not_h_fails, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fanout_missing_server_fails, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_replay_within_tolerance_passes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_replay_off_the_deadline_fails, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_replay_to_responded_server_fails, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_completion_to_responded_server_fails, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_completion_missing_fails, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_key_material_run_of_eight_fails, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_response_auth_unanswered_selection_fails, setup, teardown),
+        cmocka_unit_test(test_horizon_per_schedule_kind),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
