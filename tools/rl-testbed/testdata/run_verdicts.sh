@@ -98,6 +98,38 @@ expect "misspelled kind: exit 2" 2 err \
     "adapter message 1 (hello): capabilities.vector_kinds[0]: unknown kind string \"bucketid\"" -- \
     conformance --client "$rej misspelled" vectors/bucket_id.json
 
+# --- declarations the testbed cannot use: exit 2, the field named (project) ------------
+# A misspelt mode, format, kind or feature would otherwise skip what the client does run,
+# or run what it declared it cannot, silently (ADAPTER.md "What a client declares").
+decl="python3 $src/tools/rl-testbed/testdata/adapters/declare.py"
+expect "auth_modes: unknown mode" 2 err \
+    "adapter message 1 (hello): capabilities.auth_modes[0]: unknown auth mode string \"None\" (none, cookie or aes)" -- \
+    vectors --client "$decl '{\"vector_kinds\":[\"rate_response\"],\"auth_modes\":[\"None\"]}'" vectors/bucket_id.json
+expect "key_formats: unknown HRP" 2 err \
+    "adapter message 1 (hello): capabilities.key_formats[1]: unknown key format string \"rl-nope\" (rl-none, rl-cookie, rl-aes or rl-secret)" -- \
+    vectors --client "$decl '{\"vector_kinds\":[\"api_key\"],\"key_formats\":[\"rl-none\",\"rl-nope\"]}'" vectors/bucket_id.json
+expect "unsupported_fields: unknown kind" 2 err \
+    "adapter message 1 (hello): capabilities.unsupported_fields.bucketid: unknown kind" -- \
+    vectors --client "$decl '{\"vector_kinds\":[\"bucket_id\"],\"unsupported_fields\":{\"bucketid\":[\"name_hex\"]}}'" vectors/bucket_id.json
+expect "unproduced_fields: not a list of names" 2 err \
+    "adapter message 1 (hello): capabilities.unproduced_fields.rate_response: expected array of strings, got string \"keep_port\"" -- \
+    vectors --client "$decl '{\"vector_kinds\":[\"rate_response\"],\"unproduced_fields\":{\"rate_response\":\"keep_port\"}}'" vectors/bucket_id.json
+expect "unproduced_fields: no such output field" 2 err \
+    "adapter message 1 (hello): capabilities.unproduced_fields.rate_response[0]: unknown output field string \"keep-port\" (rate_response outputs server_id, keep_port, success, resources, guards)" -- \
+    vectors --client "$decl '{\"vector_kinds\":[\"rate_response\"],\"unproduced_fields\":{\"rate_response\":[\"keep-port\"]}}'" vectors/bucket_id.json
+expect "ha: a feature that is no boolean" 2 err \
+    "adapter message 1 (hello): capabilities.ha.cases: expected true or false, got string \"yes\"" -- \
+    conformance --client "$decl '{\"vector_kinds\":[\"bucket_id\"],\"ha\":{\"cases\":\"yes\"}}'" vectors/bucket_id.json
+expect "ha.policy_shape: unknown shape" 2 err \
+    "adapter message 1 (hello): capabilities.ha.policy_shape: expected \"api_md\" (absent: the r-client.md 9.3 shape), got string \"apimd\"" -- \
+    conformance --client "$decl '{\"vector_kinds\":[\"bucket_id\"],\"ha\":{\"policy_shape\":\"apimd\"}}'" vectors/bucket_id.json
+# Every field of a valid test's expected declared unproduced: nothing is compared, so the
+# test is SKIP, never a pass (here: a client that produces nothing at all).
+expect "unproduced_fields: nothing left to compare" 1 out \
+    "skipped 16: unsupported: every field of expected is declared unproduced (capabilities.unproduced_fields)" -- \
+    vectors --client "$decl '{\"vector_kinds\":[\"bucket_id\"],\"unproduced_fields\":{\"bucket_id\":[\"id_hex\"]}}'" vectors/bucket_id.json
+last_line "unproduced_fields: nothing left: closing line" "vectors: 0 passed, 0 failed, 16 skipped"
+
 # --- gates ------------------------------------------------------------------------
 expect "--require met" 0 out "vectors: 16 passed, 0 failed" -- vectors --require bucket_id vectors/bucket_id.json
 expect "--require not met" 1 out "gate: --require rate_response: no test of this kind ran" -- \
