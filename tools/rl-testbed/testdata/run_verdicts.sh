@@ -53,6 +53,9 @@ last_line "refused at the key: api_key closing line" \
 expect "a stage that is no step is named" 1 out \
     "adapter message 29 (vector): stage: expected \"key\", \"ids\", \"discovery\", \"request\", \"report\", \"response\", \"policy\", \"admin\" or null, got string \"parsing\"" -- \
     vectors --client "$rej bad_stage" vectors/rate_response.json
+expect "a class that is no class is named, with the classes" 1 out \
+    "adapter message 2 (vector): error: expected a schema error class (bech32, hrp, length, version, quota, range, malformed, auth, correlation) or null, got string \"checksum\"" -- \
+    vectors --client "$rej bad_class" vectors/api_key.json
 expect "a truncated oversized request is named" 1 out \
     "  40       invalid  FAIL   expected invalid, accepted (expected error \"range\"); the oversized request was truncated to a 1200-byte datagram instead of refused [test: none: 41 resources (1204 bytes)]" -- \
     vectors --client "$rej truncate" vectors/rate_request_packet.json
