@@ -143,6 +143,14 @@ expect "--require unknown kind" 2 err "--require: unknown kind 'bucketid' (a vec
     vectors --require bucketid vectors/bucket_id.json
 expect "--require ha_case met" 0 out "conformance: 3 passed, 0 failed" -- \
     conformance --require ha_case conformance/cases/rule4_oldest_selected_immediately.json
+# Under --client the simulator traces are not run (they drive the built-in core, not the
+# client): never a skip, so --fail-on-skip can be met by a client that passes everything.
+trace=$(ls sim/traces/*.json | head -n 1)
+expect "--client: traces not run" 0 out "not run: 1 simulator trace: traces drive the built-in core, not a client (--client)" -- \
+    conformance --fail-on-skip --client "$cadapter" conformance/cases/rule4_oldest_selected_immediately.json "$trace"
+last_line "--client: traces not run: closing line" "conformance: 3 passed, 0 failed"
+expect "--require sim_trace under --client" 1 out "gate: --require sim_trace: no test of this kind ran" -- \
+    conformance --require sim_trace --client "$cadapter" conformance/cases/rule4_oldest_selected_immediately.json "$trace"
 expect "--min-pass met" 0 out "vectors: 16 passed, 0 failed" -- vectors --min-pass 16 vectors/bucket_id.json
 expect "--min-pass not met" 1 out "gate: 16 passed, --min-pass wants 17" -- vectors --min-pass 17 vectors/bucket_id.json
 expect "--min-pass not a count" 2 err "--min-pass wants a count, got 'x'" -- vectors --min-pass x vectors/bucket_id.json
