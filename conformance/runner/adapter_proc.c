@@ -403,8 +403,96 @@ static const json_t *caps(const rl_adapter_t *a)
     return json_object_get(a->hello, "capabilities");
 }
 
+/* An optional array of names at path p, each one of `known` (NULL-terminated;
+ * NULL: any string); `what` and `list` name them in the message. */
+static bool check_names(const json_t *arr, const vj_path_t *p, const char *const *known, const char *what,
+                        const char *list, vj_err_t *e)
+{
+    char got[96];
+    if (arr == NULL)
+        return true;
+    if (!json_is_array(arr))
+        return vj_fail(e, p, "expected array of strings, got %s", vj_describe(arr, got, sizeof got));
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        const json_t *v = json_array_get(arr, i);
+        size_t k = 0;
+        while (known != NULL && known[k] != NULL && !vj_string_is(v, known[k]))
+            k++;
+        vj_path_t q = vj_path_index(p, i);
+        if (!json_is_string(v))
+            return vj_fail(e, &q, "expected string, got %s", vj_describe(v, got, sizeof got));
+        if (known != NULL && known[k] == NULL)
+            return vj_fail(e, &q, "unknown %s %s (%s)", what, vj_describe(v, got, sizeof got), list);
+    }
+    return true;
+}
+
+/* unsupported_fields / unproduced_fields: an object keyed by kind, each an
+ * array of field names; an unproduced field must be one of the kind's valid
+ * `expected` fields (input fields are not listed per kind). */
+static bool check_field_map(const json_t *c, const char *name, bool output, vj_err_t *e)
+{
+    const json_t *map = json_object_get(c, name);
+    const char *kind = NULL;
+    const json_t *fields = NULL;
+    char got[96], list[256];
+    vj_path_t p = vj_path_key(&(vj_path_t){"capabilities"}, name);
+    if (map == NULL)
+        return true;
+    if (!json_is_object(map))
+        return vj_fail(e, &p, "expected object, got %s", vj_describe(map, got, sizeof got));
+    json_object_foreach ((json_t *)map, kind, fields) {
+        json_t *kn = json_string(kind);
+        const vec_kind_t *k = vec_kind_find(kn);
+        json_decref(kn);
+        vj_path_t q = vj_path_key(&p, kind);
+        if (k == NULL)
+            return vj_fail(e, &q, "unknown kind");
+        if (fields == NULL || !json_is_array(fields))
+            return vj_fail(e, &q, "expected array of strings, got %s", vj_describe(fields, got, sizeof got));
+        size_t n = (size_t)snprintf(list, sizeof list, "%s outputs", k->name);
+        for (size_t j = 0; k->expected_fields[j] != NULL && n < sizeof list; j++)
+            n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", j == 0 ? " " : ", ", k->expected_fields[j]);
+        if (!check_names(fields, &q, output ? k->expected_fields : NULL, "output field", list, e))
+            return false;
+    }
+    return true;
+}
+
+/* Every declaration of "What a client declares" is one the testbed can use:
+ * a misspelt mode, format, kind, field or feature would silently skip what
+ * the client runs, or run what it cannot. */
+static bool check_declarations(const json_t *c, vj_err_t *e)
+{
+    static const char *const modes[] = {"none", "cookie", "aes", NULL};
+    static const char *const formats[] = {"rl-none", "rl-cookie", "rl-aes", "rl-secret", NULL};
+    char got[96];
+    if (!check_names(json_object_get(c, "auth_modes"), &(vj_path_t){"capabilities.auth_modes"}, modes, "auth mode",
+                     "none, cookie or aes", e) ||
+        !check_names(json_object_get(c, "key_formats"), &(vj_path_t){"capabilities.key_formats"}, formats,
+                     "key format", "rl-none, rl-cookie, rl-aes or rl-secret", e) ||
+        !check_field_map(c, "unsupported_fields", false, e) || !check_field_map(c, "unproduced_fields", true, e))
+        return false;
+    const char *f = NULL;
+    const json_t *v = NULL;
+    json_object_foreach (json_object_get(c, "ha"), f, v) {
+        bool shape = strcmp(f, "policy_shape") == 0;
+        vj_path_t q = vj_path_key(&(vj_path_t){"capabilities.ha"}, f);
+        if (shape ? !vj_string_is(v, "api_md") : !json_is_boolean(v))
+            return vj_fail(e, &q, "expected %s, got %s",
+                           shape ? "\"api_md\" (absent: the r-client.md 9.3 shape)" : "true or false",
+                           vj_describe(v, got, sizeof got));
+    }
+    return true;
+}
+
 bool rl_adapter_check_capabilities(const rl_adapter_t *a, char *err, size_t cap)
 {
+    vj_err_t e;
+    if (!check_declarations(caps(a), &e)) {
+        vec_format(err, cap, "adapter message 1 (hello): %s", e.msg);
+        return false;
+    }
     const json_t *kinds = json_object_get(caps(a), "vector_kinds");
     for (size_t i = 0; i < json_array_size(kinds); i++) {
         const json_t *k = json_array_get(kinds, i);

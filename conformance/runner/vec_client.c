@@ -62,7 +62,10 @@ void vec_client_answer(const rl_adapter_t *a, unsigned long id, const json_t *an
         const json_t *cls = json_object_get(ans, "error");
         const char *known = known_class(cls);
         if (cls != NULL && !json_is_null(cls) && known == NULL) {
-            answer_fail(run, id, "error", "a schema error class or null", cls);
+            answer_fail(run, id, "error",
+                        "a schema error class (bech32, hrp, length, version, quota, range, malformed, auth, "
+                        "correlation) or null",
+                        cls);
             return;
         }
         const char *stage = NULL;

@@ -91,7 +91,7 @@ static void usage_vectors(FILE *f)
           "the closing line then reads 'vectors: N passed, N failed, N skipped'.\n"
           "Exit status: 0 when every test passed and every gate is met, 1 when one\n"
           "failed, was inconclusive, no test ran or a gate is not met, 2 on a usage\n"
-          "error or an adapter whose hello declares an unknown kind or nothing.\n",
+          "error or an adapter whose hello declares nothing or what does not exist.\n",
           f);
 }
 
@@ -129,7 +129,7 @@ static void usage_conformance(FILE *f)
           "\n"
           "Exit status: 0 when everything passed and every gate is met, 1 when something\n"
           "failed, was inconclusive, nothing ran or a gate is not met, 2 on a usage error\n"
-          "or an adapter whose hello declares an unknown kind or nothing.\n",
+          "or an adapter whose hello declares nothing or what does not exist.\n",
           f);
 }
 

@@ -21,6 +21,7 @@ typedef struct {
     vj_err_t absent[DIFFS_KEPT];
     size_t n_absent;
     size_t total, limit;
+    bool from_client; /* actual is an adapter's client output, not the built-in runner's */
 } diffs_t;
 
 /* Record a difference; always returns false (as vj_fail). */
@@ -181,7 +182,9 @@ static bool check_missing(const json_t *want, const json_t *got, const vj_path_t
             vj_path_t q = vj_path_key(p, key);
             char desc[96];
             vj_err_t e;
-            vj_fail(&e, &q, "missing (the runner gives %s)", vj_describe(value, desc, sizeof desc));
+            vj_fail(&e, &q, d->from_client ? "not in the test, but in the client's output (%s)"
+                                           : "missing (the runner gives %s)",
+                    vj_describe(value, desc, sizeof desc));
             ok = diff(d, true, &e);
         }
     }
@@ -199,7 +202,8 @@ static bool check_object(const json_t *want, const json_t *got, const vj_path_t 
     json_object_foreach((json_t *)want, key, value) {
         vj_path_t q = vj_path_key(p, key);
         if (json_object_get(got, key) == NULL)
-            ok = diff(d, true, (vj_fail(&e, &q, "unknown field"), &e));
+            ok = diff(d, true,
+                      (vj_fail(&e, &q, "%s", d->from_client ? "absent from the client's output" : "unknown field"), &e));
         else
             ok = check_value(value, json_object_get(got, key), &q, d) && ok;
     }
@@ -240,6 +244,7 @@ bool vec_check_output(const json_t *expected, const json_t *actual, const char *
     diffs_t d;
     memset(&d, 0, sizeof d);
     d.limit = DIFFS_KEPT * 2u;
+    d.from_client = from_client;
     vj_err_t one;
     json_object_foreach((json_t *)expected, key, value) {
         vj_path_t q = vj_path_key(path, key);

@@ -50,6 +50,7 @@ typedef struct {
     FILE *junit;             /* NULL without --junit */
     unsigned long passed, failed, skipped, inconclusive;
     unsigned long not_run;   /* tests left out by --norm spec */
+    unsigned long not_run_traces; /* simulator traces left out under conformance --client */
     unsigned long failed_by[VEC_SEV_COUNT];
     vec_gate_t gate;         /* zero: no gate beyond "nothing failed" */
     int exit_status;         /* set by vec_report_close: 0 pass, 1 a failure or a gate not met */

@@ -181,6 +181,9 @@ bool vec_summary_print(vec_report_t *r)
         fprintf(out, "\n");
     if (out != NULL && r->not_run > 0)
         fprintf(out, "not run: %lu tests whose norm is a project choice (--norm spec)\n", r->not_run);
+    if (out != NULL && r->not_run_traces > 0)
+        fprintf(out, "not run: %lu simulator trace%s: traces drive the built-in core, not a client (--client)\n",
+                r->not_run_traces, r->not_run_traces == 1 ? "" : "s");
     bool met = check_gates(r, out);
     if (out == NULL)
         return met;

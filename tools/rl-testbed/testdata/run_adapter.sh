@@ -99,6 +99,12 @@ expect "not JSON named" 1 out "adapter message 2 (vector): answer is not a JSON 
 expect "protocol_error: that test fails, the run goes on" 1 out "adapter message 2 (vector): the adapter reports an error: op not understood" -- \
     vectors --client "$fake proto_error $cadapter" "$one"
 last_line "protocol_error: one failure" "vectors: 15 passed, 1 failed; failed by severity: security 0, decision 0, interop 1, convention 0"
+# An answer line over 1 MiB (ADAPTER.md "Framing"): named; the adapter is stopped, so every
+# later test fails with the same reason.
+expect "answer line over 1 MiB" 1 out "adapter message 2 (vector): answer line longer than 1048576 bytes" -- \
+    vectors --client "$fake long_line $cadapter" "$one"
+last_line "answer line over 1 MiB: closing line" \
+    "vectors: 0 passed, 16 failed; failed by severity: security 0, decision 0, interop 16, convention 0"
 expect "good fake passes" 0 out "vectors: 16 passed, 0 failed" -- vectors --client "$fake good $cadapter" "$one"
 
 # --- usage ----------------------------------------------------------------------

@@ -53,6 +53,9 @@ last_line "refused at the key: api_key closing line" \
 expect "a stage that is no step is named" 1 out \
     "adapter message 29 (vector): stage: expected \"key\", \"ids\", \"discovery\", \"request\", \"report\", \"response\", \"policy\", \"admin\" or null, got string \"parsing\"" -- \
     vectors --client "$rej bad_stage" vectors/rate_response.json
+expect "a class that is no class is named, with the classes" 1 out \
+    "adapter message 2 (vector): error: expected a schema error class (bech32, hrp, length, version, quota, range, malformed, auth, correlation) or null, got string \"checksum\"" -- \
+    vectors --client "$rej bad_class" vectors/api_key.json
 expect "a truncated oversized request is named" 1 out \
     "  40       invalid  FAIL   expected invalid, accepted (expected error \"range\"); the oversized request was truncated to a 1200-byte datagram instead of refused [test: none: 41 resources (1204 bytes)]" -- \
     vectors --client "$rej truncate" vectors/rate_request_packet.json
@@ -98,6 +101,38 @@ expect "misspelled kind: exit 2" 2 err \
     "adapter message 1 (hello): capabilities.vector_kinds[0]: unknown kind string \"bucketid\"" -- \
     conformance --client "$rej misspelled" vectors/bucket_id.json
 
+# --- declarations the testbed cannot use: exit 2, the field named (project) ------------
+# A misspelt mode, format, kind or feature would otherwise skip what the client does run,
+# or run what it declared it cannot, silently (ADAPTER.md "What a client declares").
+decl="python3 $src/tools/rl-testbed/testdata/adapters/declare.py"
+expect "auth_modes: unknown mode" 2 err \
+    "adapter message 1 (hello): capabilities.auth_modes[0]: unknown auth mode string \"None\" (none, cookie or aes)" -- \
+    vectors --client "$decl '{\"vector_kinds\":[\"rate_response\"],\"auth_modes\":[\"None\"]}'" vectors/bucket_id.json
+expect "key_formats: unknown HRP" 2 err \
+    "adapter message 1 (hello): capabilities.key_formats[1]: unknown key format string \"rl-nope\" (rl-none, rl-cookie, rl-aes or rl-secret)" -- \
+    vectors --client "$decl '{\"vector_kinds\":[\"api_key\"],\"key_formats\":[\"rl-none\",\"rl-nope\"]}'" vectors/bucket_id.json
+expect "unsupported_fields: unknown kind" 2 err \
+    "adapter message 1 (hello): capabilities.unsupported_fields.bucketid: unknown kind" -- \
+    vectors --client "$decl '{\"vector_kinds\":[\"bucket_id\"],\"unsupported_fields\":{\"bucketid\":[\"name_hex\"]}}'" vectors/bucket_id.json
+expect "unproduced_fields: not a list of names" 2 err \
+    "adapter message 1 (hello): capabilities.unproduced_fields.rate_response: expected array of strings, got string \"keep_port\"" -- \
+    vectors --client "$decl '{\"vector_kinds\":[\"rate_response\"],\"unproduced_fields\":{\"rate_response\":\"keep_port\"}}'" vectors/bucket_id.json
+expect "unproduced_fields: no such output field" 2 err \
+    "adapter message 1 (hello): capabilities.unproduced_fields.rate_response[0]: unknown output field string \"keep-port\" (rate_response outputs server_id, keep_port, success, resources, guards)" -- \
+    vectors --client "$decl '{\"vector_kinds\":[\"rate_response\"],\"unproduced_fields\":{\"rate_response\":[\"keep-port\"]}}'" vectors/bucket_id.json
+expect "ha: a feature that is no boolean" 2 err \
+    "adapter message 1 (hello): capabilities.ha.cases: expected true or false, got string \"yes\"" -- \
+    conformance --client "$decl '{\"vector_kinds\":[\"bucket_id\"],\"ha\":{\"cases\":\"yes\"}}'" vectors/bucket_id.json
+expect "ha.policy_shape: unknown shape" 2 err \
+    "adapter message 1 (hello): capabilities.ha.policy_shape: expected \"api_md\" (absent: the r-client.md 9.3 shape), got string \"apimd\"" -- \
+    conformance --client "$decl '{\"vector_kinds\":[\"bucket_id\"],\"ha\":{\"policy_shape\":\"apimd\"}}'" vectors/bucket_id.json
+# Every field of a valid test's expected declared unproduced: nothing is compared, so the
+# test is SKIP, never a pass (here: a client that produces nothing at all).
+expect "unproduced_fields: nothing left to compare" 1 out \
+    "skipped 16: unsupported: every field of expected is declared unproduced (capabilities.unproduced_fields)" -- \
+    vectors --client "$decl '{\"vector_kinds\":[\"bucket_id\"],\"unproduced_fields\":{\"bucket_id\":[\"id_hex\"]}}'" vectors/bucket_id.json
+last_line "unproduced_fields: nothing left: closing line" "vectors: 0 passed, 0 failed, 16 skipped"
+
 # --- gates ------------------------------------------------------------------------
 expect "--require met" 0 out "vectors: 16 passed, 0 failed" -- vectors --require bucket_id vectors/bucket_id.json
 expect "--require not met" 1 out "gate: --require rate_response: no test of this kind ran" -- \
@@ -108,6 +143,14 @@ expect "--require unknown kind" 2 err "--require: unknown kind 'bucketid' (a vec
     vectors --require bucketid vectors/bucket_id.json
 expect "--require ha_case met" 0 out "conformance: 3 passed, 0 failed" -- \
     conformance --require ha_case conformance/cases/rule4_oldest_selected_immediately.json
+# Under --client the simulator traces are not run (they drive the built-in core, not the
+# client): never a skip, so --fail-on-skip can be met by a client that passes everything.
+trace=$(ls sim/traces/*.json | head -n 1)
+expect "--client: traces not run" 0 out "not run: 1 simulator trace: traces drive the built-in core, not a client (--client)" -- \
+    conformance --fail-on-skip --client "$cadapter" conformance/cases/rule4_oldest_selected_immediately.json "$trace"
+last_line "--client: traces not run: closing line" "conformance: 3 passed, 0 failed"
+expect "--require sim_trace under --client" 1 out "gate: --require sim_trace: no test of this kind ran" -- \
+    conformance --require sim_trace --client "$cadapter" conformance/cases/rule4_oldest_selected_immediately.json "$trace"
 expect "--min-pass met" 0 out "vectors: 16 passed, 0 failed" -- vectors --min-pass 16 vectors/bucket_id.json
 expect "--min-pass not met" 1 out "gate: 16 passed, --min-pass wants 17" -- vectors --min-pass 17 vectors/bucket_id.json
 expect "--min-pass not a count" 2 err "--min-pass wants a count, got 'x'" -- vectors --min-pass x vectors/bucket_id.json

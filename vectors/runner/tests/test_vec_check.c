@@ -107,6 +107,47 @@ static void test_every_difference_inside_arrays(void **state)
     json_decref(got);
 }
 
+/* A field the client's output has and the test's expected does not (ADAPTER.md
+ * "Vector requests": the output has exactly the shape of expected): named as
+ * the client's, at the top level and inside an object (project). */
+static void test_extra_client_field_named_as_the_clients(void **state)
+{
+    (void)state;
+    const char *const known[] = {"quotas", NULL};
+    json_t *want = parse("{\"quotas\": {\"a\": \"1\"}}");
+    json_t *got = parse("{\"quotas\": {\"a\": \"1\", \"b\": \"2\"}, \"bogus\": 1}");
+    vj_path_t p = vj_path("tests[0].expected");
+    vj_err_t e;
+    assert_false(vec_check_output(want, got, known, "quota_word", &p, true, &e));
+    assert_string_equal(e.msg, "tests[0].expected.quotas.b: not in the test, but in the client's output (string \"2\"); "
+                               "tests[0].expected.bogus: not in the test, but in the client's output (integer 1)");
+    /* the built-in runner: the vector file leaves out a value the runner produces */
+    assert_false(vec_check_output(want, got, known, "quota_word", &p, false, &e));
+    assert_string_equal(e.msg, "tests[0].expected.quotas.b: missing (the runner gives string \"2\"); "
+                               "tests[0].expected.bogus: missing (the runner gives integer 1)");
+    json_decref(want);
+    json_decref(got);
+}
+
+/* A field inside an object of expected that the client's output lacks: named
+ * as absent, like a top-level one, not as an unknown field (project). */
+static void test_nested_field_absent_from_the_clients_output(void **state)
+{
+    (void)state;
+    const char *const known[] = {"quotas", NULL};
+    json_t *want = parse("{\"quotas\": {\"a\": \"1\", \"b\": \"2\"}}");
+    json_t *got = parse("{\"quotas\": {\"a\": \"1\"}}");
+    vj_path_t p = vj_path("tests[0].expected");
+    vj_err_t e;
+    assert_false(vec_check_output(want, got, known, "quota_word", &p, true, &e));
+    assert_string_equal(e.msg, "tests[0].expected.quotas.b: absent from the client's output");
+    assert_false(vec_check_output(want, got, known, "quota_word", &p, false, &e));
+    /* the built-in runner: a field of the file no kind produces there */
+    assert_string_equal(e.msg, "tests[0].expected.quotas.b: unknown field");
+    json_decref(want);
+    json_decref(got);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -116,6 +157,8 @@ int main(void)
         cmocka_unit_test(test_subset_names_a_difference),
         cmocka_unit_test(test_subset_names_a_missing_field),
         cmocka_unit_test(test_null_matches_null_only),
+        cmocka_unit_test(test_extra_client_field_named_as_the_clients),
+        cmocka_unit_test(test_nested_field_absent_from_the_clients_output),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,7 @@ adapter command) once per request, then breaks the protocol as MODE says:
   answer_unsupported  every tracker_id request answered "unsupported"
   no_label     declares metrics_label_utf8 of rate_request_packet unsupported
   proto_error  the first request answered with a protocol_error
+  long_line    the first vector answer is a line of 1 MiB + 1 byte (an output padded with spaces)
   ha_no_send_failures  HA cases through the delegate, send_failures not declared
   ha_unsupported       HA cases declared, every ha_create answered "unsupported"
   ha_no_presets        HA cases through the delegate, the preset dropped: "used": "policy"
@@ -113,6 +114,11 @@ for line in sys.stdin:
         continue
     if mode == "garbage" and seen == 1:
         emit("this is not json")
+        continue
+    if mode == "long_line" and seen == 1:
+        line = json.dumps({"id": req["id"], "status": "accepted", "output": {}})
+        sys.stdout.write(line[:-1] + " " * (1024 * 1024 + 1 - len(line)) + "}\n")
+        sys.stdout.flush()
         continue
     if mode == "proto_error" and seen == 1:
         emit({"id": req["id"], "protocol_error": "op not understood"})

@@ -9,6 +9,7 @@ usage: reject_all.py [MODE]
   misspelled hello declares the kind "bucketid"
   bad_stage  every rejection says "stage": "parsing" (no such step)
   truncate   every rate_request_packet accepted as a 1200-byte datagram
+  bad_class  every rejection says "error": "checksum" (no such class)
 """
 import json
 import sys
@@ -22,7 +23,7 @@ for line in sys.stdin:
         ans = {"protocol": "ratelimitly-adapter/1", "client": {"name": "reject-all " + MODE, "version": "0"},
                "capabilities": {"vector_kinds": kinds}}
     else:
-        ans = {"status": "rejected", "error": None, "reason": "refused"}
+        ans = {"status": "rejected", "error": "checksum" if MODE == "bad_class" else None, "reason": "refused"}
         if MODE in ("at_key", "bad_stage"):
             ans["stage"] = "key" if MODE == "at_key" else "parsing"
         if MODE == "truncate" and req.get("kind") == "rate_request_packet":
