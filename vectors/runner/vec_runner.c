@@ -442,6 +442,62 @@ static void run_file(vec_report_t *r, const vec_file_t *f)
     json_decref(root);
 }
 
+/* A refusal shows a rule only when the client can accept at that point: when
+ * a file has valid tests that ran and the client passed none of them, its
+ * passing refusals of the file's invalid tests prove nothing (it may refuse
+ * everything) and are inconclusive (project; conformance/ADAPTER.md
+ * "Steps"). The dialect report applies the same rule to its variants. */
+static void vacuous_refusals(vec_case_t *cases, const bool *ran, size_t n)
+{
+    size_t valid_ran = 0, valid_passed = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!ran[i] || cases[i].result == NULL || strcmp(cases[i].result, "valid") != 0 || cases[i].skipped)
+            continue;
+        valid_ran++;
+        valid_passed += cases[i].pass && !cases[i].inconclusive;
+    }
+    if (valid_ran == 0 || valid_passed > 0)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        vec_case_t *c = &cases[i];
+        if (!ran[i] || c->skipped || c->inconclusive || !c->pass || c->result == NULL ||
+            strcmp(c->result, "invalid") != 0)
+            continue;
+        c->inconclusive = true;
+        vec_format(c->detail, sizeof c->detail,
+                   "inconclusive: refused, but the client passed none of the %zu valid tests of this file, so a "
+                   "refusal shows nothing about the rule",
+                   valid_ran);
+    }
+}
+
+static void run_tests(vec_report_t *r, const vec_kind_t *kind, const json_t *tests, size_t n, tcid_set_t *seen)
+{
+    vec_case_t *cases = calloc(n, sizeof *cases);
+    bool *ran = calloc(n, sizeof *ran);
+    if (cases == NULL || ran == NULL) {
+        free(cases);
+        free(ran);
+        vec_report_file_failure(r, "tests", "out of memory");
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        double t0 = vec_report_now();
+        ran[i] = run_test(r, kind, json_array_get(tests, i), i, seen, &cases[i]);
+        double t1 = vec_report_now();
+        cases[i].seconds = t1 > t0 ? t1 - t0 : 0.0;
+    }
+    vacuous_refusals(cases, ran, n);
+    for (size_t i = 0; i < n; i++) {
+        if (ran[i])
+            vec_report_case(r, &cases[i]);
+        else
+            r->not_run++;
+    }
+    free(cases);
+    free(ran);
+}
+
 void vec_run_root(vec_report_t *r, const char *path, const json_t *root)
 {
     const vec_kind_t *kind = NULL;
@@ -463,14 +519,7 @@ void vec_run_root(vec_report_t *r, const char *path, const json_t *root)
     } else {
         seen.keys = ids;
         seen.index = ids + seen.cap;
-        for (size_t i = 0; i < n; i++) {
-            vec_case_t c;
-            memset(&c, 0, sizeof c);
-            if (run_test(r, kind, json_array_get(tests, i), i, &seen, &c))
-                vec_report_case(r, &c);
-            else
-                r->not_run++;
-        }
+        run_tests(r, kind, tests, n, &seen);
     }
     free(ids);
 }
