@@ -655,7 +655,10 @@ static json_t *rate_response(const json_t *in)
     if (uid_len != 16 || hex_bytes(json_object_get(in, "packet_hex"), pkt, sizeof pkt, &len) != 0) {
         ans = json_pack("{s:s, s:s}", "status", "bad_input", "reason", "request_unique_id_hex or packet_hex");
     } else if ((rc = r_client_check_rate_limit_async(c, rs, nr, ng ? gs : NULL, ng, NULL, 0, on_done, &h, &req))
-                   != RCLIENT_OK) {
+                   == RCLIENT_ERR_DNS) {
+        /* No trusted server: api.md lets submit fail with RCLIENT_ERR_DNS, so no request is in flight to answer. */
+        ans = unsupported("no request can be in flight without a server (r_client_check_rate_limit_async: RCLIENT_ERR_DNS)");
+    } else if (rc != RCLIENT_OK) {
         ans = reject("request", rc, "r_client_check_rate_limit_async (the request the response answers)");
     } else {
         r_addr_t from;
