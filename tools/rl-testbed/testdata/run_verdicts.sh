@@ -159,6 +159,13 @@ expect "auth_modes: vector tests" 0 out "skipped 36: unsupported: auth mode none
 last_line "auth_modes: vectors closing line" "vectors: 200 passed, 0 failed, 59 skipped"
 expect "unproduced_fields: the others still compared" 0 out "vectors: 210 passed, 0 failed" -- \
     vectors --client "$fake no_keep_port $cadapter" vectors/rate_response.json
+# api.md r_client_on_datagram: an AES response that fails tag verification is
+# RCLIENT_ERR_PROTOCOL, so "malformed" passes a tag failure as the HA judge takes it;
+# a wrong auth TLV type stays "auth" (RCLIENT_ERR_AUTH).
+expect "AES tag failure refused as malformed" 0 out \
+    "  102      invalid  PASS   rejected as \"malformed\": an AES tag failure is a protocol error in api.md's C API (want \"auth\")" -- \
+    vectors --verbose --client "$fake tag_as_malformed $cadapter" vectors/rate_response.json
+last_line "AES tag failure as malformed: closing line" "vectors: 210 passed, 0 failed"
 
 # --- report files -------------------------------------------------------------------
 # Run from elsewhere: the default files come from the data directory (the source

@@ -36,6 +36,8 @@ adapter command) once per request, then breaks the protocol as MODE says:
                        byte made the send's number: different datagrams under one nonce
   ha_submit_no_stage   HA cases through the delegate, "stage" dropped from a rejected submit
   ha_submit_at_key     HA cases through the delegate, a rejected submit says "stage": "key"
+  tag_as_malformed     a rate_response under an AES key whose AES auth TLV fails to authenticate is
+                       refused with class "malformed", as api.md's C API reports it (RCLIENT_ERR_PROTOCOL)
 """
 import json
 import pathlib
@@ -155,6 +157,9 @@ for line in sys.stdin:
         ans.get("output", {}).pop("id_hex", None)
     if mode == "no_classes" and ans.get("status") == "rejected":
         ans.pop("error", None)
+    if (mode == "tag_as_malformed" and req.get("kind") == "rate_response" and ans.get("error") == "auth"
+            and req["input"]["key"].startswith("rl-aes1") and req["input"]["packet_hex"][80:84] == "4145"):
+        ans["error"] = "malformed"  # AES auth TLV 0x4541 at offset 40: a tag failure, not a wrong TLV type
     if mode == "answer_unsupported" and req.get("kind") == "tracker_id":
         ans = {"id": req["id"], "status": "unsupported", "reason": "no latency trackers in this client"}
     emit(ans)
