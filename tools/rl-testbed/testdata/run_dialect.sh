@@ -42,6 +42,16 @@ expect "unknown RL_ADAPTER_DIALECT: named, not ignored" 1 err "RL_ADAPTER_DIALEC
 expect "one kind only: the rest unsupported" 0 out "  tracker_id       unsupported" -- \
     dialect --client "$fake only_bucket $cadapter"
 last_line "one kind only: closing line" "dialect: 1 areas spec, 0 variant, 0 none, 0 partial, 11 unsupported"
+# A field the client declares it does not produce (capabilities.unproduced_fields) is never
+# "absent": a test that matches on every produced field is unsupported with that reason, so
+# an area whose only field it is becomes unsupported and one with other evidence partial.
+expect "unproduced preference_ms: policy_pk unsupported" 0 out \
+    "  policy_pk        unsupported            -; ha_schedule.json tcId 1: answers as the spec on every produced field; preference_ms is not produced (capabilities.unproduced_fields)" -- \
+    dialect --client "$fake no_preference_ms $cadapter"
+last_line "unproduced preference_ms: closing line" "dialect: 11 areas spec, 0 variant, 0 none, 0 partial, 1 unsupported"
+expect "unproduced quota_word: legacy_key partial on the spec" 0 out \
+    "  legacy_key       partial                " -- dialect --client "$fake no_quota_word $cadapter"
+last_line "unproduced quota_word: closing line" "dialect: 10 areas spec, 0 variant, 0 none, 2 partial, 0 unsupported"
 expect "a file argument" 0 out "dialect: 1 areas spec, 0 variant, 0 none, 0 partial, 0 unsupported" -- \
     dialect --client "$cadapter" vectors/dialect/bucket_id.json
 expect "no such file" 1 err "no file matches this pattern" -- dialect --client "$cadapter" "$tmp"
