@@ -29,6 +29,7 @@ adapter command) once per request, then breaks the protocol as MODE says:
   ha_no_cancel         HA cases through the delegate, cancel false
   ha_aes_only          HA cases through the delegate, auth_modes ["aes"]
   aes_only     auth_modes ["aes"] (vector tests with another mode's key: unsupported)
+  no_none      auth_modes ["cookie", "aes"]: a client without a none mode
   no_keep_port rate_response output without keep_port, declared in unproduced_fields
   no_quota_word        api_key output without quota_word, declared in unproduced_fields
   no_preference_ms     ha_schedule output without preference_ms, declared in unproduced_fields
@@ -102,6 +103,8 @@ for line in sys.stdin:
                     caps["ha"][feature] = False
         if mode in ("ha_aes_only", "aes_only"):
             caps["auth_modes"] = ["aes"]
+        if mode == "no_none":
+            caps["auth_modes"] = ["cookie", "aes"]
         if mode in UNPRODUCED:
             caps["unproduced_fields"] = {UNPRODUCED[mode][0]: [UNPRODUCED[mode][1]]}
         emit({"id": req["id"], "protocol": "ratelimitly-adapter/0" if mode == "bad_hello" else "ratelimitly-adapter/1",
