@@ -358,16 +358,21 @@ static void probe_done(void *user, r_client_req_t *req, int status, const r_rate
  * one code for a request it cannot hold and a policy it will not run
  * (r_client.c r_client_check_rate_limit_async_impl checks the blocks, then
  * r_request_policy_ttl_ms the policy). The same request submitted to a
- * client with the default policy tells them apart: refused again, it is the
- * request; taken, it is the policy. The probe's draws are given back. */
+ * client whose policy fits any key (one round of 1 ms: a dedup_ttl_ms of 1)
+ * tells them apart: refused again, it is the request; taken, it is the
+ * policy. The probe's draws are given back. */
 static const char *refused_stage(void)
 {
-    r_request_policy_t def;
-    r_client_default_request_policy(&def);
+    r_request_policy_t tiny;
+    memset(&tiny, 0, sizeof tiny);
+    tiny.unit_ms = 1;
+    tiny.replay_gap.kind = R_HA_SCHEDULE_FIXED;
+    tiny.replay_gap.initial_units = 1;
+    tiny.replay_gap.max_units = 1;
     r_client_config_t cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.tenant.auth.secret = ha.key;
-    cfg.request_policy = &def;
+    cfg.request_policy = &tiny;
     r_io_ops_t io = {NULL, probe_send, hook_now, NULL, NULL};
     r_resolver_ops_t res = {NULL, hook_srv, hook_addrs, NULL};
     r_client_t *probe = NULL;
