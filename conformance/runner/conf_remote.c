@@ -423,11 +423,14 @@ void conf_remote_datagram_check(const conf_host_t *h, const conf_event_t *ev, si
  * the api.md policy (P(0) = B(0), P(k) = 0 for k >= 1, P_final = 0; spec
  * README "Known disagreements"), named in why. The case reaches the rounds up
  * to the one its expected profile names, and the final interval when that
- * phase is "final" (all of them when it expects no profile). False when the
- * case never depends on a difference, so a client without P(k) runs it. */
+ * phase is "final" (all of them when it expects no profile); a case whose
+ * submission is refused reaches none. False when the case never depends on a
+ * difference, so a client without P(k) runs it. */
 static bool needs_pk(const conf_case_t *c, char *why, size_t cap)
 {
     r_policy_schedule_t s;
+    if (c->expect.outcome == CONF_OUT_REJECTED)
+        return false; /* refused at submit (ttl above the key's limit): no round is reached */
     if (r_client_policy_schedule(&c->policy, UINT32_MAX, &s, NULL) != RCLIENT_OK)
         return false; /* an invalid policy: the case is about refusing it, which any client can do */
     const conf_behaviour_t *x = &c->expect;

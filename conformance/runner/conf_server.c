@@ -126,6 +126,10 @@ static void alter_pre(const conf_host_t *h, conf_variant_t v, uint8_t *buf, size
     case CONF_VAR_UNTRUSTED_SERVER_ID: rl_store_u64(buf + RL_TENANT_OFF_KEY_ID, 1); break;
     case CONF_VAR_WRONG_PDU_TYPE: rl_store_u16(buf + pdu, RL_PDU_RATE_REQUEST); break;
     case CONF_VAR_MGMT_FLAG: buf[RL_TENANT_OFF_MGMT] = 1; break;
+    /* tenant header values before sealing: under AES the AAD covers them, and
+     * the tag must hold so that the value alone is judged */
+    case CONF_VAR_TENANT_PADDING: buf[RL_TENANT_OFF_PADDING] = 1; break;
+    case CONF_VAR_STEERING_VALUE: buf[RL_TENANT_OFF_STEERING] = 2; break;
     default: break;
     }
 }
@@ -137,8 +141,6 @@ static void alter_post(const conf_host_t *h, conf_variant_t v, uint8_t *buf, siz
     case CONF_VAR_EMPTY: *len = 0; break;
     case CONF_VAR_TENANT_TRUNCATED: *len = RL_TENANT_TLV_SIZE - 1u; break;
     case CONF_VAR_TENANT_TYPE: rl_store_u16(buf, TENANT_TYPE_WRONG); break;
-    case CONF_VAR_TENANT_PADDING: buf[RL_TENANT_OFF_PADDING] = 1; break;
-    case CONF_VAR_STEERING_VALUE: buf[RL_TENANT_OFF_STEERING] = 2; break;
     case CONF_VAR_WRONG_AUTH_TYPE: rl_store_u16(buf + RL_TENANT_TLV_SIZE, UNKNOWN_AUTH_TYPE); break;
     case CONF_VAR_BAD_COOKIE: buf[RL_TENANT_TLV_SIZE + AUTH_OFF_BODY] ^= 0x01u; break;
     case CONF_VAR_BAD_TAG: buf[RL_TENANT_TLV_SIZE + AES_OFF_TAG] ^= 0x01u; break;

@@ -25,6 +25,7 @@ typedef struct {
     bool ctx_spec;         /* every layout in ctx is the spec's */
     unsigned tests, matched, unsupported;
     unsigned accepted;            /* matched tests the client accepted (a refusal alone proves nothing) */
+    unsigned produced_ok;         /* accepted and matching on every produced field (unproduced_only) */
     char note[VEC_MSG_MAX];       /* the file's note for this flag */
     char first_miss[VEC_MSG_MAX]; /* the first test of this variant the client did not answer as it */
     char first_unsupported[VEC_MSG_MAX];
@@ -194,12 +195,11 @@ static void field_diff(const json_t *expected, const json_t *actual, const char 
 }
 
 /* Did the client's answer match the variant's recorded answer? */
-static bool matches(const json_t *test, const vj_path_t *tp, const char *variant, const vec_run_t *run, char *why,
-                    size_t cap)
+static bool matches(const json_t *expected, const vj_path_t *tp, const char *variant, const vec_run_t *run,
+                    char *why, size_t cap)
 {
     vj_path_t ep = vj_path_key(tp, "expected");
     vj_err_t e;
-    const json_t *expected = json_object_get(test, "expected");
     const json_t *want_error = json_object_get(expected, "error");
     char who[NAME_MAX_LEN + 16];
     vec_format(who, sizeof who, strcmp(variant, "spec") == 0 ? "the spec" : "variant %s", variant);
@@ -230,6 +230,37 @@ static bool matches(const json_t *test, const vj_path_t *tp, const char *variant
         return true;
     }
     return false;
+}
+
+/* An accepted answer whose test expects a field the client declared it does not produce
+ * (capabilities.unproduced_fields): those fields are left out of *expected (a new reference in
+ * *trimmed, or NULL when none applies). True when the answer matches every produced field: the
+ * test cannot tell the variants apart for this client, so it counts as unsupported with that
+ * reason in why, never as a field "absent from the client's answer". */
+static bool unproduced_only(const json_t *expected, const vec_run_t *run, const char *variant, json_t **trimmed,
+                            char *why, size_t cap)
+{
+    const char *first = NULL;
+    *trimmed = NULL;
+    for (size_t i = 0; run->status == VEC_RUN_ACCEPTED && i < json_array_size(run->unproduced); i++) {
+        const char *f = json_string_value(json_array_get(run->unproduced, i));
+        if (f == NULL || json_object_get(expected, f) == NULL)
+            continue;
+        if (*trimmed == NULL)
+            *trimmed = json_copy((json_t *)expected);
+        json_object_del(*trimmed, f);
+        json_object_del(run->actual, f);
+        first = first != NULL ? first : f;
+    }
+    if (*trimmed == NULL)
+        return false;
+    vj_path_t ep = {"expected"};
+    vj_err_t e;
+    if (!vec_check_fields(*trimmed, run->actual, &ep, &e))
+        return false;
+    vec_format(why, cap, "answers as %s on every produced field; %s is not produced (capabilities.unproduced_fields)",
+               strcmp(variant, "spec") == 0 ? "the spec" : variant, first);
+    return true;
 }
 
 /* Where a test is, for a report line: the file's base name and the tcId. */
@@ -264,19 +295,26 @@ static void run_test(dialect_t *d, const vec_file_t *f, const vec_kind_t *kind, 
     vj_path_t ip = vj_path_key(&tp, "input");
     backend->run(backend->ctx, kind, input, &ip, &run);
     char why[VEC_MSG_MAX];
+    json_t *trimmed = NULL;
     test_place(f->path, test, place, sizeof place);
     v->tests++;
+    if (unproduced_only(json_object_get(test, "expected"), &run, variant, &trimmed, run.reason, sizeof run.reason)) {
+        run.status = VEC_RUN_UNSUPPORTED;
+        v->produced_ok++;
+    }
     if (run.status == VEC_RUN_UNSUPPORTED) {
         v->unsupported++;
         if (v->first_unsupported[0] == '\0')
             vec_format(v->first_unsupported, sizeof v->first_unsupported, "%s: %s", place,
                        run.reason[0] != '\0' ? run.reason : "no reason given");
-    } else if (matches(test, &tp, variant, &run, why, sizeof why)) {
+    } else if (matches(trimmed != NULL ? trimmed : json_object_get(test, "expected"), &tp, variant, &run, why,
+                       sizeof why)) {
         v->matched++;
         v->accepted += run.status == VEC_RUN_ACCEPTED;
     } else if (v->first_miss[0] == '\0') {
         vec_format(v->first_miss, sizeof v->first_miss, "%s: %s", place, why);
     }
+    json_decref(trimmed);
     json_decref(run.actual);
 }
 
@@ -302,10 +340,11 @@ static void run_file(dialect_t *d, const vec_file_t *f, vec_backend_t *backend)
 }
 
 /* A variant holds when the client answered every test of it it supports as the variant does, and
- * accepted at least one of them: refusing everything matches no variant. */
+ * accepted at least one of them (or one matched on every field it produces): refusing everything
+ * matches no variant. */
 static bool holds(const variant_t *v)
 {
-    return v->tests > v->unsupported && v->matched == v->tests - v->unsupported && v->accepted > 0;
+    return v->tests > v->unsupported && v->matched == v->tests - v->unsupported && v->accepted + v->produced_ok > 0;
 }
 
 /* A variant whose layout-free tests (no "dialect-under:" flag) do not hold is out, whatever it

@@ -207,6 +207,21 @@ static bool leaks_key(const json_t *test, const json_t *actual, vec_case_t *c)
     return leak;
 }
 
+/* A rate_response test under an AES key whose datagram carries the AES auth
+ * TLV (type 0x4541 at offset 40, after the tenant TLV) and expects "auth":
+ * the tag fails to verify. api.md r_client_on_datagram reports that as
+ * RCLIENT_ERR_PROTOCOL, so "malformed" is right for it too (as the HA judge
+ * takes it, conformance/runner/conf_remote.c); a wrong auth TLV type stays
+ * "auth" (RCLIENT_ERR_AUTH). */
+static bool aes_tag_failure(const vec_kind_t *kind, const json_t *test, const json_t *want_error)
+{
+    const json_t *input = json_object_get(test, "input");
+    const char *key = json_string_value(json_object_get(input, "key"));
+    const char *hex = json_string_value(json_object_get(input, "packet_hex"));
+    return strcmp(kind->name, "rate_response") == 0 && vj_string_is(want_error, "auth") && key != NULL &&
+           strncmp(key, "rl-aes1", 7) == 0 && hex != NULL && strlen(hex) >= 84 && strncmp(hex + 80, "4145", 4) == 0;
+}
+
 static void judge(const vec_kind_t *kind, bool from_client, bool want_valid, const json_t *test,
                   const vec_tag_t *tag, const vj_path_t *ep, vec_run_t *run, vec_case_t *c)
 {
@@ -237,6 +252,10 @@ static void judge(const vec_kind_t *kind, bool from_client, bool want_valid, con
                            json_string_value(want_error));
         } else if (want_valid)
             case_fail(c, "expected valid, rejected as \"%s\": %s", run->error_class, run->reason);
+        else if (strcmp(run->error_class, "malformed") == 0 && aes_tag_failure(kind, test, want_error))
+            vec_format(c->detail, sizeof c->detail,
+                       "rejected as \"malformed\": an AES tag failure is a protocol error in api.md's C API (want "
+                       "\"auth\")");
         else if (!vj_string_is(want_error, run->error_class))
             case_fail(c, "expected error \"%s\", got \"%s\" (%s)", json_string_value(want_error), run->error_class,
                       run->reason);

@@ -381,16 +381,19 @@ def gen_rate_request():
         assert request_packet(inp) == {"packet_hex": gv.build_rate_request(inp).hex()}
         f.add_all(f"rl-{mode}: two resources, no guard", "byte_order", inp,
                   {o: request_packet(inp, e) for o, e in ENDIAN.items()})
-    # oversize: 40 resources fit (1176 bytes with rl-none), 41 do not (1204 > 1200).
-    for n in (40, 41):
-        inp = gv.request_input("none", [], [gv.make_resource(f"bucket-{i}") for i in range(n)])
-        inp["key"] = palindromic_key("none", None)
-        spec = answer_of(lambda x: {"packet_hex": gv.build_rate_request(x).hex()}, inp)
-        assert (spec == "range") == (n == 41)
-        for order, endian in ENDIAN.items():
-            f.add_all(f"rl-none: {n} resources, {40 + 4 + 12 + 28 * n} bytes", "oversize", inp, {
-                "spec": spec if order == "spec" or spec == "range" else request_packet(inp, endian),
-                "truncate_1200": request_packet(inp, endian, limit=gv.MAX_DATAGRAM)}, under=[("byte_order", order)])
+    # oversize: 40 resources fit with rl-none (1176 bytes), 41 do not (1204 > 1200); with rl-cookie
+    # (a 36-byte auth TLV) 39 fit (1180) and 40 do not (1208), for a client without a none mode.
+    for mode, auth_len, fits in (("none", 4, 40), ("cookie", 36, 39)):
+        for n in (fits, fits + 1):
+            inp = gv.request_input(mode, [], [gv.make_resource(f"bucket-{i}") for i in range(n)])
+            inp["key"] = palindromic_key(mode, SECRETS[mode])
+            spec = answer_of(lambda x: {"packet_hex": gv.build_rate_request(x).hex()}, inp)
+            assert (spec == "range") == (n == fits + 1)
+            for order, endian in ENDIAN.items():
+                f.add_all(f"rl-{mode}: {n} resources, {40 + auth_len + 12 + 28 * n} bytes", "oversize", inp, {
+                    "spec": spec if order == "spec" or spec == "range" else request_packet(inp, endian),
+                    "truncate_1200": request_packet(inp, endian, limit=gv.MAX_DATAGRAM)},
+                    under=[("byte_order", order)])
     return f.vf
 
 
@@ -466,12 +469,13 @@ def gen_rate_response():
     # server_id above 2^53: 41-bit start field near its top.
     big = gv.server_id_compose(gv.EPOCH_2025 + (1 << 38) + 5, 3, 17)
     assert big > 1 << 53 and int(float(big)) != big and float(big) == float(big + 1)
-    for order, endian in ENDIAN.items():
-        for sid in (big, big + 1):
-            inp = response_input("none", response_packet("none", endian, resources=r, server_id=sid), trusted=[big])
-            f.add_all(f"rl-none: response from server_id {sid:#x}, trusted {big:#x}", "server_id", inp, {
-                "spec": {"server_id": str(sid)} if sid == big else "correlation",
-                "double": {"server_id": str(int(float(sid)))}}, under=[("byte_order", order)])
+    for mode in ("none", "cookie"):  # cookie: for a client without a none mode
+        for order, endian in ENDIAN.items():
+            for sid in (big, big + 1):
+                inp = response_input(mode, response_packet(mode, endian, resources=r, server_id=sid), trusted=[big])
+                f.add_all(f"rl-{mode}: response from server_id {sid:#x}, trusted {big:#x}", "server_id", inp, {
+                    "spec": {"server_id": str(sid)} if sid == big else "correlation",
+                    "double": {"server_id": str(int(float(sid)))}}, under=[("byte_order", order)])
     return f.vf
 
 

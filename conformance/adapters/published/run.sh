@@ -54,7 +54,7 @@ c)
     trap 'rm -f "$out"' EXIT
     ${CC:-cc} -std=c11 -O1 -Wall -Wextra -I"$checkout/include" -o "$out" "$here/c/rl_c_client_adapter.c" "$here/c/rl_c_client_ha.c" \
         "$checkout/librclient.a" -ljansson -lcrypto -lresolv -pthread
-    version=$(git -C "$checkout" describe --always --dirty 2>/dev/null || echo unknown)
+    version=$(git -C "$checkout" describe --always --dirty 2>/dev/null || cat "$checkout/VERSION" 2>/dev/null || echo unknown)
     cmd="'$out' '$version'"
     ;;
 js)

@@ -42,6 +42,22 @@ expect "unknown RL_ADAPTER_DIALECT: named, not ignored" 1 err "RL_ADAPTER_DIALEC
 expect "one kind only: the rest unsupported" 0 out "  tracker_id       unsupported" -- \
     dialect --client "$fake only_bucket $cadapter"
 last_line "one kind only: closing line" "dialect: 1 areas spec, 0 variant, 0 none, 0 partial, 11 unsupported"
+# A field the client declares it does not produce (capabilities.unproduced_fields) is never
+# "absent": a test that matches on every produced field is unsupported with that reason, so
+# an area whose only field it is becomes unsupported and one with other evidence partial.
+expect "unproduced preference_ms: policy_pk unsupported" 0 out \
+    "  policy_pk        unsupported            -; ha_schedule.json tcId 1: answers as the spec on every produced field; preference_ms is not produced (capabilities.unproduced_fields)" -- \
+    dialect --client "$fake no_preference_ms $cadapter"
+last_line "unproduced preference_ms: closing line" "dialect: 11 areas spec, 0 variant, 0 none, 0 partial, 1 unsupported"
+expect "unproduced quota_word: legacy_key partial on the spec" 0 out \
+    "  legacy_key       partial                " -- dialect --client "$fake no_quota_word $cadapter"
+last_line "unproduced quota_word: closing line" "dialect: 10 areas spec, 0 variant, 0 none, 2 partial, 0 unsupported"
+# A client without a none mode still gets every area judged: oversize and server_id carry
+# rl-cookie tests too, so they are partial on the spec, not unsupported.
+expect "no none mode: oversize judged" 0 out "  oversize         partial                2/2; the spec on the 8 tests answered" -- \
+    dialect --client "$fake no_none $cadapter"
+expect "no none mode: server_id judged" 0 out "  server_id        partial                2/2; the spec on the 8 tests answered" -- \
+    dialect --client "$fake no_none $cadapter"
 expect "a file argument" 0 out "dialect: 1 areas spec, 0 variant, 0 none, 0 partial, 0 unsupported" -- \
     dialect --client "$cadapter" vectors/dialect/bucket_id.json
 expect "no such file" 1 err "no file matches this pattern" -- dialect --client "$cadapter" "$tmp"
@@ -86,7 +102,7 @@ line "be36: byte_order" "  byte_order       big_endian             0/5; $n_be"
 line "be36: guard_block" "  guard_block      guard_36               0/2 (under byte_order big_endian); $n_g36"
 line "be36: guard_rule" "  guard_rule       guard_le               3/6 (under byte_order big_endian, guard_block guard_36); $n_le"
 line "be36: report_block spec" "  report_block     spec                   2/2 (under byte_order big_endian)"
-line "be36: server_id spec" "  server_id        spec                   2/2 (under byte_order big_endian)"
+line "be36: server_id spec" "  server_id        spec                   4/4 (under byte_order big_endian)"
 speaks "fake big_endian + report_32" 1 "dialect: 10 areas spec, 2 variant, 0 none, 0 partial, 0 unsupported" \
     byte_order=big_endian report_block=report_32
 line "be report_32: report_block" "  report_block     report_32              0/2 (under byte_order big_endian); 32-byte service-latency blocks (no buffer_size field). To reach the spec: 36-byte blocks with buffer_size after max_samples (wire_protocol.md \"Service Latency Block\")"
@@ -102,9 +118,9 @@ line "unversioned_be: legacy_key" "  legacy_key       unversioned_be         4/8
 speaks "fake published variants" 1 "dialect: 8 areas spec, 4 variant, 0 none, 0 partial, 0 unsupported" \
     id_hash=blake2s_128_text oversize=truncate_1200 response_auth=none_accepted server_id=double
 line "blake2s_128_text" "  id_hash          blake2s_128_text       0/3; bucket IDs hashed with BLAKE2s (16-byte digest) over the text \"name:window:limit\". To reach the spec: BLAKE2s-256 over the domain ratelimitly.resource.v1\\0, the length-prefixed name and the two u32 settings, first 16 bytes (wire_protocol.md \"Content-defined resource identity\")"
-line "truncate_1200" "  oversize         truncate_1200          1/2; a request longer than 1200 bytes is cut to its first 1200 bytes and sent, no error. To reach the spec: refuse it (class range; api.md \"Capacity limits\", wire_protocol.md: a datagram is at most 1200 bytes)"
+line "truncate_1200" "  oversize         truncate_1200          2/4; a request longer than 1200 bytes is cut to its first 1200 bytes and sent, no error. To reach the spec: refuse it (class range; api.md \"Capacity limits\", wire_protocol.md: a datagram is at most 1200 bytes)"
 line "none_accepted" "  response_auth    none_accepted          2/4; a response authenticated with none (auth TLV 0x414E) is accepted under a cookie or AES key: an on-path attacker forges allow and deny. To reach the spec: accept only the key's auth mode (wire_protocol.md \"Auth Header\"; r-client.md 6.4)"
-line "double server_id" "  server_id        double                 0/2; server_id kept as a double: ids above 2^53 lose their low bits, two servers can collide. To reach the spec: keep the full unsigned 64-bit value (wire_protocol.md \"Structured server_id Format\"; r-client.md 6.4: full 64-bit compare)"
+line "double server_id" "  server_id        double                 0/4; server_id kept as a double: ids above 2^53 lose their low bits, two servers can collide. To reach the spec: keep the full unsigned 64-bit value (wire_protocol.md \"Structured server_id Format\"; r-client.md 6.4: full 64-bit compare)"
 speaks "fake api_md_only" 1 "dialect: 11 areas spec, 1 variant, 0 none, 0 partial, 0 unsupported" policy_pk=api_md_only
 line "policy_pk: not 'to reach the spec'" "  policy_pk        api_md_only            0/3; the api.md policy alone: no preference schedule P(k), so round 0 waits its whole round and any later response completes at once (P = [B(0), 0, ...]); differs from r-client.md 9.3 (recommended, not required), which adds the preference schedule P(k) and P_final (r-client.md 9.3.1)"
 

@@ -7,9 +7,9 @@
 # rule, nothing else and nothing less:
 #   steering2  steering_feedback 2 accepted (wire_protocol.md "Tenant Header"):
 #              the three single-fault vectors (none, cookie, aes), the split HA
-#              case in the two modes whose tag does not cover the altered byte
-#              (the runner alters it after sealing, so under AES the tag fails
-#              first), and the integration case that chains it;
+#              case in every mode (the runner alters the tenant header before
+#              sealing, so under AES the tag holds and the value alone is
+#              judged), and the integration cases that chain it;
 #   tenant44   a self-consistent 44-byte tenant TLV accepted: the three
 #              single-fault vectors; no HA case has this variant.
 # The failing tcIds are checked to be the vectors whose comment names the rule,
@@ -52,8 +52,12 @@ exactly "steering_feedback 2 accepted: exactly its single-fault tests" steering2
 vectors/rate_response.json#149 vectors/rate_response.json#167 vectors/rate_response.json#185
 conformance/cases/rule2_malformed_steering_value_ignored.json[none]
 conformance/cases/rule2_malformed_steering_value_ignored.json[cookie]
+conformance/cases/rule2_malformed_steering_value_ignored.json[aes]
+conformance/cases/rule2_malformed_steering_value_ignored_aes.json
 conformance/cases/integration_rule2_malformed_datagrams_ignored.json[none]
-conformance/cases/integration_rule2_malformed_datagrams_ignored.json[cookie]"
+conformance/cases/integration_rule2_malformed_datagrams_ignored.json[cookie]
+conformance/cases/integration_rule2_malformed_datagrams_ignored.json[aes]
+conformance/cases/integration_rule2_malformed_datagrams_ignored_aes.json"
 exactly "44-byte tenant TLV accepted: exactly its single-fault tests" tenant44 "
 vectors/rate_response.json#162 vectors/rate_response.json#180 vectors/rate_response.json#198"
 

@@ -185,7 +185,10 @@ expect "no P(k): a case that relies on P(1) is skipped" 1 out \
     conformance --client "$fake ha_no_preference $cadapter" $cases/default_phase2_fallback_at_2u.json
 expect "no P(k): an api.md-shaped case runs and passes" 0 out "conformance: 3 passed, 0 failed" -- \
     conformance --client "$fake ha_no_preference $cadapter" $cases/preset_api_md_round1_completes_at_once.json
-expect "no P(k): no case fails" 0 out "conformance: 142 passed, 0 failed, 170 skipped" -- \
+# A case whose policy is refused at submit reaches no round: it runs whatever P(k) says.
+expect "no P(k): a case refused at submit runs" 0 out "conformance: 1 passed, 0 failed" -- \
+    conformance --client "$fake ha_no_preference $cadapter" $cases/ttl_above_key_limit_rejected.json
+expect "no P(k): no case fails" 0 out "conformance: 140 passed, 0 failed, 166 skipped" -- \
     conformance --quiet --cases-only --client "$fake ha_no_preference $cadapter" $cases
 expect "profile false: the profile row is not checked" 0 out \
     "  profile      SKIP   not checked: the client reports no profile (capabilities.ha.profile false)" -- \
@@ -205,6 +208,13 @@ expect "auth_modes: vector tests" 0 out "skipped 36: unsupported: auth mode none
 last_line "auth_modes: vectors closing line" "vectors: 200 passed, 0 failed, 59 skipped"
 expect "unproduced_fields: the others still compared" 0 out "vectors: 210 passed, 0 failed" -- \
     vectors --client "$fake no_keep_port $cadapter" vectors/rate_response.json
+# api.md r_client_on_datagram: an AES response that fails tag verification is
+# RCLIENT_ERR_PROTOCOL, so "malformed" passes a tag failure as the HA judge takes it;
+# a wrong auth TLV type stays "auth" (RCLIENT_ERR_AUTH).
+expect "AES tag failure refused as malformed" 0 out \
+    "  102      invalid  PASS   rejected as \"malformed\": an AES tag failure is a protocol error in api.md's C API (want \"auth\")" -- \
+    vectors --verbose --client "$fake tag_as_malformed $cadapter" vectors/rate_response.json
+last_line "AES tag failure as malformed: closing line" "vectors: 210 passed, 0 failed"
 
 # --- report files -------------------------------------------------------------------
 # Run from elsewhere: the default files come from the data directory (the source

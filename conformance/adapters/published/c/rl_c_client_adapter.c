@@ -45,6 +45,16 @@ void rand_set(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
     rand_pos = 0;
 }
 
+size_t rand_tell(void)
+{
+    return rand_pos;
+}
+
+void rand_seek(size_t pos)
+{
+    rand_pos = pos <= rand_len ? pos : rand_len;
+}
+
 int RAND_bytes(unsigned char *buf, int num);
 int RAND_bytes(unsigned char *buf, int num)
 {
@@ -59,7 +69,7 @@ int RAND_bytes(unsigned char *buf, int num)
 
 typedef struct {
     const char *cls;   /* schema error class, or NULL: the client gives none */
-    const char *stage; /* key, request, response, policy */
+    const char *stage; /* a step of ADAPTER.md "Steps": key, ids, request, report, response, policy */
     char reason[200];
 } reject_t;
 
@@ -84,7 +94,7 @@ const char *rc_name(int rc)
 static json_t *reject(const char *stage, int rc, const char *what)
 {
     reject_t r = {NULL, stage, {0}};
-    if (strcmp(stage, "request") == 0 || strcmp(stage, "policy") == 0)
+    if (strcmp(stage, "request") == 0 || strcmp(stage, "report") == 0 || strcmp(stage, "policy") == 0)
         r.cls = (rc == RCLIENT_ERR_PROTOCOL || rc == RCLIENT_ERR_CONFIG) ? "range" : NULL;
     else if (strcmp(stage, "response") == 0)
         r.cls = rc == RCLIENT_ERR_PROTOCOL ? "malformed" : rc == RCLIENT_ERR_AUTH ? "auth" : NULL;
@@ -436,7 +446,7 @@ static json_t *bucket_id(const json_t *in)
         return json_pack("{s:s, s:s}", "status", "bad_input", "reason", "name");
     int rc = r_client_derive_bucket_id(name, n, u32(in, "window_size_ms"), u32(in, "rate_limit"), id);
     if (rc != RCLIENT_OK)
-        return reject("request", rc, "r_client_derive_bucket_id");
+        return reject("ids", rc, "r_client_derive_bucket_id");
     return accepted(json_pack("{s:o}", "id_hex", hex_json(id, 16)));
 }
 
@@ -449,7 +459,7 @@ static json_t *tracker_id(const json_t *in)
     int rc = r_client_derive_latency_tracker_id(name, n, u32(in, "ttl_ms"), u32(in, "max_samples"),
                                                 u32(in, "buffer_size"), u32(in, "min_sample_threshold"), id);
     if (rc != RCLIENT_OK)
-        return reject("request", rc, "r_client_derive_latency_tracker_id");
+        return reject("ids", rc, "r_client_derive_latency_tracker_id");
     return accepted(json_pack("{s:o}", "id_hex", hex_json(id, 16)));
 }
 
@@ -594,7 +604,7 @@ static json_t *latency_report_packet(const json_t *in)
     if (queue_draws(in, "unique_id_hex") != 0)
         ans = json_pack("{s:s, s:s}", "status", "bad_input", "reason", "unique_id_hex or nonce_hex");
     else if ((rc = r_client_report_latency(c, rs, nr)) != RCLIENT_OK)
-        ans = reject("request", rc, "r_client_report_latency");
+        ans = reject("report", rc, "r_client_report_latency");
     else if (h.send_count == 0)
         ans = accepted(json_pack("{s:b}", "sent", 0));
     else
@@ -645,7 +655,10 @@ static json_t *rate_response(const json_t *in)
     if (uid_len != 16 || hex_bytes(json_object_get(in, "packet_hex"), pkt, sizeof pkt, &len) != 0) {
         ans = json_pack("{s:s, s:s}", "status", "bad_input", "reason", "request_unique_id_hex or packet_hex");
     } else if ((rc = r_client_check_rate_limit_async(c, rs, nr, ng ? gs : NULL, ng, NULL, 0, on_done, &h, &req))
-                   != RCLIENT_OK) {
+                   == RCLIENT_ERR_DNS) {
+        /* No trusted server: api.md lets submit fail with RCLIENT_ERR_DNS, so no request is in flight to answer. */
+        ans = unsupported("no request can be in flight without a server (r_client_check_rate_limit_async: RCLIENT_ERR_DNS)");
+    } else if (rc != RCLIENT_OK) {
         ans = reject("request", rc, "r_client_check_rate_limit_async (the request the response answers)");
     } else {
         r_addr_t from;
@@ -765,12 +778,19 @@ static json_t *ha_schedule(const json_t *in)
 
 /* ---- the protocol ---- */
 
+/* What the client is (ADAPTER.md "What a client declares", revision 2):
+ * r_crypto.c reads the HRPs rl-cookie and rl-aes only (R_AUTH_COOKIE,
+ * R_AUTH_AES_GCM; no none mode); r_auth_key_info_t has no quota word; its
+ * policy has no preference schedule P(k) (rl_c_client_ha.c). */
 static json_t *hello(const char *version)
 {
-    return json_pack("{s:s, s:{s:s, s:s}, s:{s:[s,s,s,s,s,s,s], s:b, s:o}}", "protocol", "ratelimitly-adapter/1",
-                     "client", "name", translating() ? "rl-c-client (v1 keys translated to its 60-byte format)" : "rl-c-client", "version", version, "capabilities", "vector_kinds",
-                     "ha_schedule", "bucket_id", "tracker_id", "api_key", "rate_request_packet", "latency_report_packet",
-                     "rate_response", "error_classes", 1, "ha", ha_capabilities());
+    return json_pack("{s:s, s:i, s:{s:s, s:s}, s:{s:[s,s,s,s,s,s,s], s:b, s:[s,s], s:[s,s], s:{s:[s], s:[s]}, s:o}}",
+                     "protocol", "ratelimitly-adapter/1", "revision", 2, "client", "name",
+                     translating() ? "rl-c-client (v1 keys translated to its 60-byte format)" : "rl-c-client",
+                     "version", version, "capabilities", "vector_kinds", "ha_schedule", "bucket_id", "tracker_id",
+                     "api_key", "rate_request_packet", "latency_report_packet", "rate_response", "error_classes", 1,
+                     "auth_modes", "cookie", "aes", "key_formats", "rl-cookie", "rl-aes", "unproduced_fields",
+                     "api_key", "quota_word", "ha_schedule", "preference_ms", "ha", ha_capabilities());
 }
 
 static json_t *vector(const json_t *req)

@@ -12,6 +12,9 @@
 
 /* The host's random source (RAND_bytes): the next draws are a, then b. */
 void rand_set(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
+/* Where the next draw starts, and going back there (a probe's draws undone). */
+size_t rand_tell(void);
+void rand_seek(size_t pos);
 int hex_bytes(const json_t *v, uint8_t *out, size_t cap, size_t *len);
 json_t *hex_json(const uint8_t *b, size_t n);
 uint32_t u32(const json_t *o, const char *k);

@@ -10,7 +10,11 @@
  *   - rebinds: r_io_ops_t.on_steering_feedback(keep_port false);
  *   - profile: r_client_config_t.request_profile_cb.
  * The client's policy has no preference schedule P(k) and its only preset is
- * r_client_default_request_policy: hello says preference and presets false. */
+ * r_client_default_request_policy: hello says preference and presets false,
+ * and policy_shape "api_md" (round 0 waits for the oldest server until B(0),
+ * later rounds and the final interval select at once: r_client.c
+ * r_start_round, r_enter_final). Its API is api.md's C API (c_api), with
+ * r_client_cancel_request (cancel) and request_profile_cb (profile). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <arpa/inet.h>
@@ -339,18 +343,68 @@ static json_t *report(json_t *ans)
     return ans;
 }
 
+static int probe_send(void *ctx, const r_addr_t *to, const uint8_t *buf, size_t len)
+{
+    (void)ctx, (void)to, (void)buf, (void)len;
+    return 0;
+}
+
+static void probe_done(void *user, r_client_req_t *req, int status, const r_rate_limit_result_t *r)
+{
+    (void)user, (void)req, (void)status, (void)r;
+}
+
+/* The step of a submission the client refused with RCLIENT_ERR_CONFIG, its
+ * one code for a request it cannot hold and a policy it will not run
+ * (r_client.c r_client_check_rate_limit_async_impl checks the blocks, then
+ * r_request_policy_ttl_ms the policy). The same request submitted to a
+ * client whose policy fits any key (one round of 1 ms: a dedup_ttl_ms of 1)
+ * tells them apart: refused again, it is the request; taken, it is the
+ * policy. The probe's draws are given back. */
+static const char *refused_stage(void)
+{
+    r_request_policy_t tiny;
+    memset(&tiny, 0, sizeof tiny);
+    tiny.unit_ms = 1;
+    tiny.replay_gap.kind = R_HA_SCHEDULE_FIXED;
+    tiny.replay_gap.initial_units = 1;
+    tiny.replay_gap.max_units = 1;
+    r_client_config_t cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.tenant.auth.secret = ha.key;
+    cfg.request_policy = &tiny;
+    r_io_ops_t io = {NULL, probe_send, hook_now, NULL, NULL};
+    r_resolver_ops_t res = {NULL, hook_srv, hook_addrs, NULL};
+    r_client_t *probe = NULL;
+    r_client_req_t *req = NULL;
+    size_t mark = rand_tell();
+    if (r_client_create(&cfg, &io, &res, &probe) != RCLIENT_OK)
+        return "key";
+    int rc = r_client_check_rate_limit_async(probe, ha.n_resources ? ha.resources : NULL, ha.n_resources,
+                                             ha.n_guards ? ha.guards : NULL, ha.n_guards,
+                                             ha.label_len ? ha.label : NULL, ha.label_len, probe_done, NULL, &req);
+    if (rc == RCLIENT_OK && req != NULL)
+        r_client_cancel_request(probe, req);
+    r_client_destroy(probe);
+    rand_seek(mark);
+    return rc == RCLIENT_ERR_CONFIG ? "request" : "policy";
+}
+
 static json_t *submit(void)
 {
     begin();
+    size_t mark = rand_tell();
     int rc = r_client_check_rate_limit_async(ha.client, ha.n_resources ? ha.resources : NULL, ha.n_resources,
                                              ha.n_guards ? ha.guards : NULL, ha.n_guards,
                                              ha.label_len ? ha.label : NULL, ha.label_len, on_done, NULL, &ha.req);
     ha.pending = rc == RCLIENT_OK && json_array_size(ha.completions) == 0;
     if (rc != RCLIENT_OK)
         ha.req = NULL;
-    const char *status = rc == RCLIENT_OK ? "ok" : rc == RCLIENT_ERR_CONFIG ? "rejected"
-                                                   : rc == RCLIENT_ERR_IO   ? "send_failed"
-                                                                            : rc_name(rc);
+    if (rc == RCLIENT_ERR_CONFIG) {
+        rand_seek(mark);
+        return report(json_pack("{s:s, s:s}", "status", "rejected", "stage", refused_stage()));
+    }
+    const char *status = rc == RCLIENT_OK ? "ok" : rc == RCLIENT_ERR_IO ? "send_failed" : rc_name(rc);
     return report(json_pack("{s:s}", "status", status));
 }
 
@@ -404,9 +458,9 @@ static json_t *cancel(void)
 
 json_t *ha_capabilities(void)
 {
-    return json_pack("{s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b}", "cases", 1, "presets", 0, "preference", 0,
-                     "completion_delivery", 1, "clock", 1, "random", 1, "explicit_servers", 0, "send_failures", 1,
-                     "profile", 1);
+    return json_pack("{s:b, s:b, s:b, s:s, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b}", "cases", 1, "presets", 0,
+                     "preference", 0, "policy_shape", "api_md", "completion_delivery", 1, "clock", 1, "random", 1,
+                     "explicit_servers", 0, "send_failures", 1, "profile", 1, "c_api", 1, "cancel", 1);
 }
 
 json_t *ha_dispatch(const json_t *req)

@@ -44,14 +44,16 @@ class Rejected extends Error {
 
 class Unsupported extends Error {}
 
-// The client's errors -> (class, stage). Key problems are AuthenticationError
+// The client's errors -> (class, stage); the stages are the steps of
+// conformance/ADAPTER.md "Steps" (key, ids, discovery, request, report,
+// response, policy). Key problems are AuthenticationError
 // (or a plain Error from decodeApiKey) with no class; ProtocolError and Node's
 // RangeError (a value that does not fit its wire field) refuse a request;
 // for a datagram ProtocolError is malformed, AuthenticationError auth, and
 // anything else (a short read, a failed AES tag) is thrown and swallowed alike
 // by RClient's onMessage, so it has no class.
 function classify(stage, err) {
-    if (stage === 'request' || stage === 'policy') {
+    if (stage === 'request' || stage === 'report' || stage === 'policy') {
         return err instanceof rl.ProtocolError || err instanceof RangeError || err instanceof TypeError ? 'range' : null;
     }
     if (stage === 'response') {
@@ -113,14 +115,14 @@ function nameOf(inp) {
 }
 
 function bucket_id(inp) {
-    const id = attempt('request', 'CanonicalIds.bucketId',
+    const id = attempt('ids', 'CanonicalIds.bucketId',
         () => rl.CanonicalIds.bucketId(nameOf(inp), inp.window_size_ms, inp.rate_limit));
     return { id_hex: id.toString('hex') };
 }
 
 function tracker_id(inp) {
     // The client's tracker id takes no buffer_size (client.js CanonicalIds.latencyTrackerId).
-    const id = attempt('request', 'CanonicalIds.latencyTrackerId',
+    const id = attempt('ids', 'CanonicalIds.latencyTrackerId',
         () => rl.CanonicalIds.latencyTrackerId(nameOf(inp), inp.ttl_ms, inp.max_samples, inp.min_sample_threshold));
     return { id_hex: id.toString('hex') };
 }
@@ -170,7 +172,7 @@ function latency_report_packet(inp) {
     const blocks = inp.reports.map((r) => new rl.ServiceLatencyBlock({ latencyTrackerName: idName(r.tracker_id_hex),
         observedLatency: r.observed_latency, ttlMs: r.ttl_ms, maxSamples: r.max_samples,
         minSampleThreshold: r.min_sample_threshold }));
-    const packet = withHost({ randomHex: draws(inp), nowMs: inp.time_stamp_ms }, () => attempt('request',
+    const packet = withHost({ randomHex: draws(inp), nowMs: inp.time_stamp_ms }, () => attempt('report',
         'WireProtocol.createLatencyReport', () => rl.WireProtocol.createLatencyReport(tenant, blocks)));
     // createLatencyReport returns null (nothing sent) only for an empty list.
     return packet === null ? { sent: false } : { packet_hex: packet.toString('hex') };
@@ -242,9 +244,24 @@ const KINDS = { bucket_id, tracker_id, api_key, rate_request_packet, latency_rep
 // ---------------------------------------------------------------------------
 // The protocol (as in conformance/adapters/python/rl_adapter.py).
 
+// What the client is (ADAPTER.md "What a client declares", revision 2):
+// - decodeApiKey takes rl-none, rl-cookie and rl-aes (api_key_codec.js
+//   ALLOWED_METHODS), each in format version 1;
+// - decodeApiKey returns no quota word; the results name the request's block
+//   at the same position, which the adapter reports as the block's id;
+// - RequestPolicy has no preference schedule P(k) (client.js);
+// - no HA case: RClient sends over real sockets on real timers, resolves real
+//   DNS and has no cancel entry point (only destroy).
+const DECLARED = {
+    auth_modes: ['none', 'cookie', 'aes'],
+    key_formats: ['rl-none', 'rl-cookie', 'rl-aes'],
+    unproduced_fields: { api_key: ['quota_word'], ha_schedule: ['preference_ms'] },
+    ha: { cases: false },
+};
+
 function hello() {
-    return { protocol: PROTOCOL, client: { name: 'rl-js-client', version: VERSION },
-        capabilities: { vector_kinds: Object.keys(KINDS).sort(), error_classes: true, ha: { cases: false } } };
+    return { protocol: PROTOCOL, revision: 2, client: { name: 'rl-js-client', version: VERSION },
+        capabilities: { vector_kinds: Object.keys(KINDS).sort(), error_classes: true, ...DECLARED } };
 }
 
 function vector(req) {

@@ -47,13 +47,14 @@ CODE_NAMES = {v: k for k, v in vars(ratelimitly).items() if k.startswith("RCLIEN
 
 
 def classify(stage, error):
-    if stage == "key":
+    """The class of a refusal at `stage` (key, ids, request, report, response, policy)."""
+    if stage in ("key", "ids"):
         return None
     if isinstance(error, int):
         if stage == "response":
             return {ratelimitly.RCLIENT_ERR_PROTOCOL: "malformed", ratelimitly.RCLIENT_ERR_AUTH: "auth"}.get(error)
         return "range" if error in (ratelimitly.RCLIENT_ERR_PROTOCOL, ratelimitly.RCLIENT_ERR_CONFIG) else None
-    return "range" if stage in ("request", "policy") else None
+    return "range" if stage in ("request", "report", "policy") else None
 
 
 def refuse(stage, error, what):
@@ -157,7 +158,7 @@ def latency_report_packet(inp):
                for r in inp["reports"]]
     status = client.report_latency(reports)
     if status != ratelimitly.RCLIENT_OK:
-        refuse("request", status, "report_latency")
+        refuse("report", status, "report_latency")
     return {"sent": False}
 
 
@@ -201,10 +202,28 @@ KINDS = {f.__name__: f for f in (bucket_id, tracker_id, api_key, rate_request_pa
 # ---------------------------------------------------------------------------
 # The protocol (as in conformance/adapters/python/rl_adapter.py).
 
+# What the client is (ADAPTER.md "What a client declares", revision 2):
+# - parse_auth_key takes the prefixes rl-aes1 and rl-cookie1 only (auth.py): no
+#   rl-none, so a test with an rl-none key cannot reach its step;
+# - AuthKeyInfo carries no quota word and decodes no quotas (its two quota
+#   fields are constants); RateLimitResult has no keep_port and no per-block
+#   results (types.py); RequestPolicy has no preference schedule (policy.py);
+# - no HA case: its clients open real sockets, resolve real DNS and have no
+#   clock, random or send hook.
+DECLARED = {
+    "auth_modes": ["cookie", "aes"],
+    "key_formats": ["rl-cookie", "rl-aes"],
+    "unproduced_fields": {"api_key": ["quota_word", "quotas"],
+                          "rate_response": ["keep_port", "resources", "guards"],
+                          "ha_schedule": ["preference_ms"]},
+    "ha": {"cases": False},
+}
+
+
 def hello():
     name = "rl-python-client" + (" (v1 keys translated to its layout)" if TRANSLATE else "")
-    return {"protocol": PROTOCOL, "client": {"name": name, "version": ratelimitly.__version__},
-            "capabilities": {"vector_kinds": sorted(KINDS), "error_classes": True, "ha": {"cases": False}}}
+    return {"protocol": PROTOCOL, "revision": 2, "client": {"name": name, "version": ratelimitly.__version__},
+            "capabilities": dict(vector_kinds=sorted(KINDS), error_classes=True, **DECLARED)}
 
 
 def vector(req):

@@ -30,13 +30,18 @@ adapter command) once per request, then breaks the protocol as MODE says:
   ha_no_cancel         HA cases through the delegate, cancel false
   ha_aes_only          HA cases through the delegate, auth_modes ["aes"]
   aes_only     auth_modes ["aes"] (vector tests with another mode's key: unsupported)
+  no_none      auth_modes ["cookie", "aes"]: a client without a none mode
   no_keep_port rate_response output without keep_port, declared in unproduced_fields
+  no_quota_word        api_key output without quota_word, declared in unproduced_fields
+  no_preference_ms     ha_schedule output without preference_ms, declared in unproduced_fields
   leak_key     every built packet ends with 31 bytes of its key's secret
   ha_leak_key  HA cases through the delegate, every send ends with 31 bytes of the key's secret
   ha_nonce_reuse       HA cases through the delegate, every AES-sealed send's nonce zeroed and its last
                        byte made the send's number: different datagrams under one nonce
   ha_submit_no_stage   HA cases through the delegate, "stage" dropped from a rejected submit
   ha_submit_at_key     HA cases through the delegate, a rejected submit says "stage": "key"
+  tag_as_malformed     a rate_response under an AES key whose AES auth TLV fails to authenticate is
+                       refused with class "malformed", as api.md's C API reports it (RCLIENT_ERR_PROTOCOL)
 """
 import json
 import pathlib
@@ -46,6 +51,8 @@ import sys
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[4] / "vectors" / "tools"))
 
 mode = sys.argv[1]
+UNPRODUCED = {"no_keep_port": ("rate_response", "keep_port"), "no_quota_word": ("api_key", "quota_word"),
+              "no_preference_ms": ("ha_schedule", "preference_ms")}
 delegate = sys.argv[2:]
 seen = 0
 worker = None
@@ -97,8 +104,10 @@ for line in sys.stdin:
                     caps["ha"][feature] = False
         if mode in ("ha_aes_only", "aes_only"):
             caps["auth_modes"] = ["aes"]
-        if mode == "no_keep_port":
-            caps["unproduced_fields"] = {"rate_response": ["keep_port"]}
+        if mode == "no_none":
+            caps["auth_modes"] = ["cookie", "aes"]
+        if mode in UNPRODUCED:
+            caps["unproduced_fields"] = {UNPRODUCED[mode][0]: [UNPRODUCED[mode][1]]}
         emit({"id": req["id"], "protocol": "ratelimitly-adapter/0" if mode == "bad_hello" else "ratelimitly-adapter/1",
               "client": {"name": "fake " + mode, "version": "0"}, "capabilities": caps})
         continue
@@ -155,12 +164,15 @@ for line in sys.stdin:
         ha_key = req.get("key", ha_key)
         for send in ans.get("sends") or []:
             send["data_hex"] += secret_tail(ha_key)
-    if mode == "no_keep_port" and req.get("kind") == "rate_response":
-        ans.get("output", {}).pop("keep_port", None)
+    if mode in UNPRODUCED and req.get("kind") == UNPRODUCED[mode][0]:
+        ans.get("output", {}).pop(UNPRODUCED[mode][1], None)
     if mode == "short_output" and seen == 1:
         ans.get("output", {}).pop("id_hex", None)
     if mode == "no_classes" and ans.get("status") == "rejected":
         ans.pop("error", None)
+    if (mode == "tag_as_malformed" and req.get("kind") == "rate_response" and ans.get("error") == "auth"
+            and req["input"]["key"].startswith("rl-aes1") and req["input"]["packet_hex"][80:84] == "4145"):
+        ans["error"] = "malformed"  # AES auth TLV 0x4541 at offset 40: a tag failure, not a wrong TLV type
     if mode == "answer_unsupported" and req.get("kind") == "tracker_id":
         ans = {"id": req["id"], "status": "unsupported", "reason": "no latency trackers in this client"}
     emit(ans)
