@@ -188,7 +188,7 @@ expect "no P(k): an api.md-shaped case runs and passes" 0 out "conformance: 3 pa
 # A case whose policy is refused at submit reaches no round: it runs whatever P(k) says.
 expect "no P(k): a case refused at submit runs" 0 out "conformance: 1 passed, 0 failed" -- \
     conformance --client "$fake ha_no_preference $cadapter" $cases/ttl_above_key_limit_rejected.json
-expect "no P(k): no case fails" 0 out "conformance: 140 passed, 0 failed, 166 skipped" -- \
+expect "no P(k): no case fails" 0 out "conformance: 143 passed, 0 failed, 169 skipped" -- \
     conformance --quiet --cases-only --client "$fake ha_no_preference $cadapter" $cases
 expect "profile false: the profile row is not checked" 0 out \
     "  profile      SKIP   not checked: the client reports no profile (capabilities.ha.profile false)" -- \
