@@ -121,10 +121,11 @@ static void poll_once(r_runtime_client_t *rt, load_t *l, uint64_t timeout_us) {
     }
 }
 
-static void print_summary(const check_cfg_t *cfg, load_t *l, uint64_t submitted, uint64_t submit_failed,
-                          double secs, const r_runtime_stats_t *st) {
-    printf("load: %" PRIu64 " requests (%zu server(s)%s, %s) in %.3f s: %.1f requests/s", submitted,
-           cfg->n_servers, cfg->n_servers == 0 ? " from DNS" : "", cfg->single_send ? "sendto" : "sendmmsg", secs,
+/* servers: those given, or with DNS the membership found (at the end). */
+static void print_summary(const check_cfg_t *cfg, load_t *l, size_t servers, uint64_t submitted,
+                          uint64_t submit_failed, double secs, const r_runtime_stats_t *st) {
+    printf("load: %" PRIu64 " requests (%zu server(s)%s, %s) in %.3f s: %.1f requests/s", submitted, servers,
+           cfg->n_servers == 0 ? " from DNS" : "", cfg->single_send ? "sendto" : "sendmmsg", secs,
            secs > 0 ? (double)l->done / secs : 0.0);
     if (cfg->rate > 0) {
         printf(" (target %.1f/s)", cfg->rate);
@@ -214,7 +215,8 @@ int check_run_load(const check_cfg_t *cfg) {
     (void)r_runtime_monotonic_time_us(&now);
     r_runtime_stats_t st;
     (void)r_runtime_client_stats(rt, &st);
-    print_summary(cfg, l, submitted, submit_failed, (double)(now - start) / 1e6, &st);
+    size_t servers = cfg->n_servers != 0 ? cfg->n_servers : r_client_server_count(r_runtime_client_handle(rt));
+    print_summary(cfg, l, servers, submitted, submit_failed, (double)(now - start) / 1e6, &st);
     int exit_code = l->failed > 0 || submit_failed > 0 ? CHECK_EXIT_FAILED : 0;
     r_runtime_client_destroy(rt);
     free(l->lat_us);

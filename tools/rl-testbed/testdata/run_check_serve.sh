@@ -134,6 +134,10 @@ export RATELIMITLY_TENANT=rl.test
 expect "SRV discovery: tenant name from RATELIMITLY_TENANT" 0 out "server: $(server_id dns 0) " -- check \
     --key "$key" --dns-server "127.0.0.1:$dport" --bucket dns:1000:100
 unset RATELIMITLY_TENANT
+# project (tools/rl-testbed/README.md "check"): the load summary names the
+# servers the load ran against, here the two found by SRV discovery.
+expect "SRV discovery: load summary counts the servers found" 0 out "load: 3 requests (2 server(s) from DNS, sendmmsg)" \
+    -- check --key "$key" --dns rl.test --dns-server "127.0.0.1:$dport" --bucket dns:1000:100 --load 3 --rate 0
 expect "SRV discovery: no record" 3 out "RCLIENT_ERR_DNS" -- check --key "$key" --dns absent.test \
     --dns-server "127.0.0.1:$dport" --bucket dns:1000:100
 kill "$dns_pid"
