@@ -208,7 +208,11 @@ int check_run_load(const check_cfg_t *cfg) {
             uint64_t us = due <= 0 ? 0 : (uint64_t)due;
             timeout_us = us < timeout_us ? us : timeout_us;
         }
-        if (l->inflight > 0 || timeout_us > 0) {
+        /* Nothing in flight (the last request was decided on its deadline,
+         * or every submit failed): the closed loop submits again at once and
+         * the open loop sleeps until its next submission only. */
+        bool next_due_later = cfg->rate > 0 && submitted < cfg->load_n;
+        if (l->inflight > 0 || (next_due_later && timeout_us > 0)) {
             poll_once(rt, l, timeout_us);
         }
     }

@@ -98,6 +98,16 @@ kill -KILL "$old_pid"
 serve_pids=$(echo "$serve_pids" | sed "s/ $old_pid\b//")
 expect "oldest process killed: fails over" 0 out "server: ${sy%%@*} " -- check --key "$key" --server "$sy" \
     --server "$so" --bucket api:1000:100
+# A load against the dead oldest and a live server: each request is decided
+# when its preference deadline passes (about U = 20 ms, r-client.md 9.3.5),
+# and the next one goes out then (project: --rate 0 is a closed loop). Five
+# requests take about 0.1 s; the bound of 3 s only catches a loop that sleeps
+# a second after each (before the fix: 5.1 s).
+expect "oldest process killed: load decided" 0 out "decisions: allowed 5, denied 0, failed 0" -- check \
+    --key "$key" --server "$sy" --server "$so" --bucket api:1000:100 --load 5 --rate 0
+load_s=$(sed -n 's/^load: .* in \([0-9.]*\) s:.*/\1/p' "$tmp/out")
+check "oldest process killed: the closed loop does not idle after a deadline (${load_s} s)" \
+    awk -v s="$load_s" 'BEGIN { exit !(s != "" && s < 3) }'
 stop_serve young
 
 # ---- rebind: steering_feedback 0 makes the client change its source port
