@@ -125,19 +125,26 @@ static void tmp_log_remove(const tmp_log_t *t) {
     rmdir(t->dir);
 }
 
+/* Make t, open its log with max_bytes 1000 and write one line; *line_bytes
+ * is its length (every line has the same), the result the lines after which
+ * the file holds 1000 bytes or more. */
+static size_t open_1000(tmp_log_t *t, serve_log_t *l, size_t *line_bytes) {
+    tmp_log_make(t);
+    assert_int_equal(serve_log_open(l, t->path, 1000), 0);
+    log_lines(l, 1);
+    assert_int_equal(count_lines(t->path, line_bytes), 1);
+    return (1000 + *line_bytes - 1) / *line_bytes;
+}
+
 /* The file is renamed FILE.1 (replacing an older one) after the line that
  * takes it to max_bytes or more, and a new FILE is begun: at most two files,
  * each under max_bytes plus one line, no line split. */
 static void test_rotation_bounds_the_files(void **state) {
     (void)state;
     tmp_log_t t;
-    tmp_log_make(&t);
     serve_log_t l;
-    assert_int_equal(serve_log_open(&l, t.path, 1000), 0);
-    log_lines(&l, 1);
     size_t line_bytes = 0;
-    assert_int_equal(count_lines(t.path, &line_bytes), 1); /* every line the same length */
-    size_t per_file = (1000 + line_bytes - 1) / line_bytes; /* lines until the file holds >= 1000 bytes */
+    size_t per_file = open_1000(&t, &l, &line_bytes);
     log_lines(&l, 2 * per_file + 2); /* two rotations, then 3 lines in the new file */
     uint64_t rotations = l.rotations;
     serve_log_close(&l);
@@ -172,16 +179,12 @@ static void test_no_limit_no_rotation(void **state) {
 static void test_moved_file_begins_a_new_one(void **state) {
     (void)state;
     tmp_log_t t;
-    tmp_log_make(&t);
     serve_log_t l;
-    assert_int_equal(serve_log_open(&l, t.path, 1000), 0);
+    size_t line_bytes = 0;
+    size_t per_file = open_1000(&t, &l, &line_bytes);
     FILE *alert = tmpfile();
     assert_non_null(alert);
     l.alert = alert;
-    log_lines(&l, 1);
-    size_t line_bytes = 0;
-    assert_int_equal(count_lines(t.path, &line_bytes), 1);
-    size_t per_file = (1000 + line_bytes - 1) / line_bytes;
     assert_int_equal(rename(t.path, t.older), 0); /* the other program's move */
     log_lines(&l, per_file + 2); /* fills the moved file, then 3 lines in a new FILE */
     int rotate_errno = l.rotate_errno;
