@@ -305,7 +305,10 @@ static void print_metrics(FILE *f, const admin_cfg_t *c, const admin_result_t *r
             char *esc = l->label_len == 0 ? NULL : label_escaped(l->label, l->label_len);
             const char *shown = l->label_len == 0 ? "(empty)" : esc != NULL ? esc : "?";
             fprintf(f, "  %s", shown);
-            int pad = 24 - (int)strlen(shown);
+            int pad = 24;
+            for (const char *q = shown; *q != '\0'; q++) {
+                pad -= ((unsigned char)*q & 0xC0) != 0x80; /* one a character: UTF-8 continuation bytes take no column */
+            }
             free(esc);
             fprintf(f, "%*s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n", pad > 0 ? pad : 0, "",
                     l->requests_success, l->requests_rate_limited, l->requests_guard_failed, l->requests_auth_failed);
