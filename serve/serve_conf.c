@@ -442,7 +442,8 @@ int serve_conf_finish(serve_conf_t *c, char *err) {
         return fail(err, "--zone/--dnsmasq without a tenant: give --dns-name NAME");
     }
     if (c->has_log_max_bytes && (c->log_path == NULL || strcmp(c->log_path, "-") == 0)) {
-        return fail(err, "--log-max-bytes: needs --log FILE (the log on stdout is not rotated)");
+        return fail(err, "--log-max-bytes (or \"log_max_bytes\" in --config): needs --log FILE (the log on stdout is "
+                         "not rotated)");
     }
     if (c->n_servers == 0) {
         serve_server_defaults(&c->servers[0]);

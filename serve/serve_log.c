@@ -42,7 +42,20 @@ void serve_log_close(serve_log_t *l) {
 
 /* ---- --log-max-bytes ---------------------------------------------------------- */
 
-/* End of a line: flush it, and rotate when the file has reached max_bytes. */
+/* A rotation failed: logging stops; say so at once on the alert stream
+ * (the stop summary repeats it). */
+static void rotation_failed(serve_log_t *l, int err, const char *step, const char *old) {
+    l->rotate_errno = err;
+    FILE *a = l->alert != NULL ? l->alert : stderr;
+    fprintf(a, "serve: ERROR: --log %s: rotation failed (%s%s: %s): logging stopped\n", l->path, step, old,
+            strerror(err));
+    fflush(a);
+}
+
+/* End of a line: flush it, and rotate when the file has reached max_bytes.
+ * The size is that of the file serve writes, wherever it is now: when another
+ * program moved or deleted PATH (logrotate without copytruncate, mv, rm),
+ * there is nothing to rename and a new PATH is begun. */
 static void line_done(serve_log_t *l) {
     fflush(l->f);
     if (l->max_bytes == 0) {
@@ -57,14 +70,14 @@ static void line_done(serve_log_t *l) {
     size_t n = strlen(l->path) + 3;
     char *old = malloc(n);
     if (old == NULL) {
-        l->rotate_errno = ENOMEM;
+        rotation_failed(l, ENOMEM, "", "no memory for the name");
         return;
     }
     snprintf(old, n, "%s.1", l->path);
-    if (rename(l->path, old) != 0) {
-        l->rotate_errno = errno;
+    if (rename(l->path, old) != 0 && errno != ENOENT) {
+        rotation_failed(l, errno, "renaming it to ", old);
     } else if ((l->f = fopen(l->path, "a")) == NULL) {
-        l->rotate_errno = errno;
+        rotation_failed(l, errno, "reopening it", "");
     } else {
         l->rotations++;
     }

@@ -15,7 +15,7 @@
 typedef struct {
     FILE *f;            /* NULL: logging off */
     bool owned;
-    FILE *alert;        /* ERROR text lines (serve_log_dedup_evicted); NULL = stderr */
+    FILE *alert;        /* ERROR text lines (serve_log_dedup_evicted, a failed rotation); NULL = stderr */
     /* --log-max-bytes: rotation of an owned file */
     char *path;         /* owned copy; NULL for stdout */
     uint64_t max_bytes; /* 0 = no limit */
@@ -27,8 +27,11 @@ typedef struct {
  * the line that takes the file to max_bytes or more, the file is renamed
  * PATH.1 (replacing an older PATH.1) and a new PATH is begun, so the log
  * takes at most 2 x max_bytes plus two lines on disk and no line is split; a
- * file already over the bound is rotated after its first new line.
- * 0 or -1 (errno set). */
+ * file already over the bound is rotated after its first new line. When
+ * another program moved or deleted PATH meanwhile, the lines go on into the
+ * moved file until it reaches max_bytes, then a new PATH is begun (nothing is
+ * renamed). A rename or reopen that fails stops logging, with one ERROR line
+ * on the alert stream and rotate_errno set. 0 or -1 (errno set). */
 int serve_log_open(serve_log_t *l, const char *path, uint64_t max_bytes);
 void serve_log_close(serve_log_t *l);
 

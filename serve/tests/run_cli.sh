@@ -57,8 +57,12 @@ expect "config rate_cap 1e3" 2 err "--config: $data/real_rate_cap.json: rate_cap
 
 # issue 20 item 9: --log-max-bytes.
 expect "log max bytes below 4096" 2 err "--log-max-bytes: bad value '100' (want bytes, 4096..2^50, or 0 = no limit)" -- serve --tenant $k --log "$tmp/l.log" --log-max-bytes 100
-expect "log max bytes on stdout" 2 err "--log-max-bytes: needs --log FILE (the log on stdout is not rotated)" -- serve --tenant $k --log - --log-max-bytes 8192
-expect "log max bytes without a log" 2 err "--log-max-bytes: needs --log FILE" -- serve --tenant $k --log-max-bytes 8192
+expect "log max bytes on stdout" 2 err "--log-max-bytes (or \"log_max_bytes\" in --config): needs --log FILE (the log on stdout is not rotated)" -- serve --tenant $k --log - --log-max-bytes 8192
+expect "log max bytes without a log" 2 err "--log-max-bytes (or \"log_max_bytes\" in --config): needs --log FILE" -- serve --tenant $k --log-max-bytes 8192
+# project: the message names the config member too, when the bound came from
+# the file and the command line sends the log to stdout.
+printf '{"tenants": "%s", "log": "%s", "log_max_bytes": 8192}\n' "$k" "$tmp/c.log" >"$tmp/max.json"
+expect "config log_max_bytes, --log -" 2 err "\"log_max_bytes\" in --config): needs --log FILE" -- serve --config "$tmp/max.json" --log -
 
 # issue 20 item 11: three serve processes started at once (in the same second,
 # as a rule) get three server_ids (node = process id modulo 32768).

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -123,19 +125,26 @@ static void tmp_log_remove(const tmp_log_t *t) {
     rmdir(t->dir);
 }
 
+/* Make t, open its log with max_bytes 1000 and write one line; *line_bytes
+ * is its length (every line has the same), the result the lines after which
+ * the file holds 1000 bytes or more. */
+static size_t open_1000(tmp_log_t *t, serve_log_t *l, size_t *line_bytes) {
+    tmp_log_make(t);
+    assert_int_equal(serve_log_open(l, t->path, 1000), 0);
+    log_lines(l, 1);
+    assert_int_equal(count_lines(t->path, line_bytes), 1);
+    return (1000 + *line_bytes - 1) / *line_bytes;
+}
+
 /* The file is renamed FILE.1 (replacing an older one) after the line that
  * takes it to max_bytes or more, and a new FILE is begun: at most two files,
  * each under max_bytes plus one line, no line split. */
 static void test_rotation_bounds_the_files(void **state) {
     (void)state;
     tmp_log_t t;
-    tmp_log_make(&t);
     serve_log_t l;
-    assert_int_equal(serve_log_open(&l, t.path, 1000), 0);
-    log_lines(&l, 1);
     size_t line_bytes = 0;
-    assert_int_equal(count_lines(t.path, &line_bytes), 1); /* every line the same length */
-    size_t per_file = (1000 + line_bytes - 1) / line_bytes; /* lines until the file holds >= 1000 bytes */
+    size_t per_file = open_1000(&t, &l, &line_bytes);
     log_lines(&l, 2 * per_file + 2); /* two rotations, then 3 lines in the new file */
     uint64_t rotations = l.rotations;
     serve_log_close(&l);
@@ -163,12 +172,75 @@ static void test_no_limit_no_rotation(void **state) {
     tmp_log_remove(&t);
 }
 
+/* FILE moved or deleted by another program (logrotate without copytruncate,
+ * mv, rm) while serve writes: serve's lines go on into the moved file until
+ * it reaches max_bytes; then there is nothing to rename, and a new FILE is
+ * begun instead of logging stopping (project: docs/serve.md "Read the log"). */
+static void test_moved_file_begins_a_new_one(void **state) {
+    (void)state;
+    tmp_log_t t;
+    serve_log_t l;
+    size_t line_bytes = 0;
+    size_t per_file = open_1000(&t, &l, &line_bytes);
+    FILE *alert = tmpfile();
+    assert_non_null(alert);
+    l.alert = alert;
+    assert_int_equal(rename(t.path, t.older), 0); /* the other program's move */
+    log_lines(&l, per_file + 2); /* fills the moved file, then 3 lines in a new FILE */
+    int rotate_errno = l.rotate_errno;
+    uint64_t rotations = l.rotations;
+    serve_log_close(&l);
+    assert_int_equal(rotate_errno, 0);
+    assert_int_equal(rotations, 1);
+    size_t bytes = 0;
+    assert_int_equal(count_lines(t.older, &bytes), per_file);
+    assert_int_equal(count_lines(t.path, &bytes), 3);
+    assert_int_equal(count_lines(t.old, &bytes), SIZE_MAX); /* nothing renamed */
+    assert_int_equal(ftell(alert), 0);                     /* no ERROR line */
+    fclose(alert);
+    unlink(t.older);
+    tmp_log_remove(&t);
+}
+
+/* A rotation that fails (here: FILE.1 is a directory, so the rename is
+ * refused) stops logging and says so at once on the alert stream, not only
+ * in the stop summary (project: docs/serve.md "Read the log"). */
+static void test_failed_rotation_alerts_at_once(void **state) {
+    (void)state;
+    tmp_log_t t;
+    tmp_log_make(&t);
+    assert_int_equal(mkdir(t.old, 0700), 0);
+    serve_log_t l;
+    assert_int_equal(serve_log_open(&l, t.path, 4096), 0);
+    FILE *alert = tmpfile();
+    assert_non_null(alert);
+    l.alert = alert;
+    log_lines(&l, 40); /* over 4096 bytes */
+    int rotate_errno = l.rotate_errno;
+    serve_log_close(&l);
+    assert_int_equal(rotate_errno, EISDIR);
+    rewind(alert);
+    char line[512];
+    assert_non_null(fgets(line, sizeof line, alert));
+    char want[512];
+    snprintf(want, sizeof want,
+             "serve: ERROR: --log %s: rotation failed (renaming it to %s: %s): logging stopped\n", t.path, t.old,
+             strerror(EISDIR));
+    assert_string_equal(line, want);
+    assert_null(fgets(line, sizeof line, alert)); /* once */
+    fclose(alert);
+    rmdir(t.old);
+    tmp_log_remove(&t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_key_id_top_bit_set_round_trips_as_string),
         cmocka_unit_test(test_key_id_small_is_string_too),
         cmocka_unit_test(test_rotation_bounds_the_files),
         cmocka_unit_test(test_no_limit_no_rotation),
+        cmocka_unit_test(test_moved_file_begins_a_new_one),
+        cmocka_unit_test(test_failed_rotation_alerts_at_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -169,6 +169,20 @@ static size_t status_rows(const r_admin_status_response_t *s, row_t *r) {
     return n;
 }
 
+/* What a non-zero degraded_reason_code means: the spec reserves non-zero
+ * values for degraded reasons; the reference server model uses 1 and 2
+ * (docs/spec-notes.md "Dedup health and the replay window"). */
+static const char *degraded_meaning(uint16_t code) {
+    switch (code) {
+    case 1:
+        return "live dedup entries evicted for capacity inside their window: replay of duplicates not guaranteed";
+    case 2:
+        return "dedup entries lost (the simulator's degraded mode): replay of duplicates not guaranteed";
+    default:
+        return "a reason this tool does not know";
+    }
+}
+
 static void print_status(FILE *f, const admin_cfg_t *c, const admin_result_t *r) {
     row_t rows[64];
     size_t n = status_rows(&r->status_response, rows);
@@ -176,9 +190,12 @@ static void print_status(FILE *f, const admin_cfg_t *c, const admin_result_t *r)
      * "udp_port and queue_index match the probed queue endpoint"; the port
      * is the one probed (--server), the queue is not known here. */
     bool healthy = r_admin_status_healthy(&r->status_response) && r->status_response.udp_port == c->server.port;
+    uint16_t degraded = r->status_response.degraded_reason_code; /* "Degraded-State Behavior" */
     if (c->json) {
-        fprintf(f, "{\"command\":\"status\",\"ok\":true,\"server_id\":\"%" PRIu64 "\",\"healthy\":%s,\"fields\":{",
-                r->server_id, healthy ? "true" : "false");
+        fprintf(f,
+                "{\"command\":\"status\",\"ok\":true,\"server_id\":\"%" PRIu64
+                "\",\"healthy\":%s,\"degraded\":%s,\"fields\":{",
+                r->server_id, healthy ? "true" : "false", degraded != 0 ? "true" : "false");
         for (size_t i = 0; i < n; i++) {
             uint64_t v = rows[i].value;
             bool known = rows[i].field < 0 || r_admin_status_get(&r->status_response, (r_status_field_t)rows[i].field, &v) == 1;
@@ -192,8 +209,12 @@ static void print_status(FILE *f, const admin_cfg_t *c, const admin_result_t *r)
         fputs("}}\n", f);
         return;
     }
-    fprintf(f, "status of server_id %" PRIu64 " (%s): %s\n", r->server_id, c->server_text,
+    fprintf(f, "status of server_id %" PRIu64 " (%s): %s", r->server_id, c->server_text,
             healthy ? "healthy" : "not healthy");
+    if (degraded != 0) {
+        fprintf(f, ", degraded (degraded_reason_code %u: %s)", (unsigned)degraded, degraded_meaning(degraded));
+    }
+    fputc('\n', f);
     for (size_t i = 0; i < n; i++) {
         uint64_t v = rows[i].value;
         if (rows[i].field >= 0 && r_admin_status_get(&r->status_response, (r_status_field_t)rows[i].field, &v) != 1) {
@@ -284,7 +305,10 @@ static void print_metrics(FILE *f, const admin_cfg_t *c, const admin_result_t *r
             char *esc = l->label_len == 0 ? NULL : label_escaped(l->label, l->label_len);
             const char *shown = l->label_len == 0 ? "(empty)" : esc != NULL ? esc : "?";
             fprintf(f, "  %s", shown);
-            int pad = 24 - (int)strlen(shown);
+            int pad = 24;
+            for (const char *q = shown; *q != '\0'; q++) {
+                pad -= ((unsigned char)*q & 0xC0) != 0x80; /* one a character: UTF-8 continuation bytes take no column */
+            }
             free(esc);
             fprintf(f, "%*s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n", pad > 0 ? pad : 0, "",
                     l->requests_success, l->requests_rate_limited, l->requests_guard_failed, l->requests_auth_failed);

@@ -121,10 +121,11 @@ static void poll_once(r_runtime_client_t *rt, load_t *l, uint64_t timeout_us) {
     }
 }
 
-static void print_summary(const check_cfg_t *cfg, load_t *l, uint64_t submitted, uint64_t submit_failed,
-                          double secs, const r_runtime_stats_t *st) {
-    printf("load: %" PRIu64 " requests (%zu server(s)%s, %s) in %.3f s: %.1f requests/s", submitted,
-           cfg->n_servers, cfg->n_servers == 0 ? " from DNS" : "", cfg->single_send ? "sendto" : "sendmmsg", secs,
+/* servers: those given, or with DNS the membership found (at the end). */
+static void print_summary(const check_cfg_t *cfg, load_t *l, size_t servers, uint64_t submitted,
+                          uint64_t submit_failed, double secs, const r_runtime_stats_t *st) {
+    printf("load: %" PRIu64 " requests (%zu server(s)%s, %s) in %.3f s: %.1f requests/s", submitted, servers,
+           cfg->n_servers == 0 ? " from DNS" : "", cfg->single_send ? "sendto" : "sendmmsg", secs,
            secs > 0 ? (double)l->done / secs : 0.0);
     if (cfg->rate > 0) {
         printf(" (target %.1f/s)", cfg->rate);
@@ -207,14 +208,19 @@ int check_run_load(const check_cfg_t *cfg) {
             uint64_t us = due <= 0 ? 0 : (uint64_t)due;
             timeout_us = us < timeout_us ? us : timeout_us;
         }
-        if (l->inflight > 0 || timeout_us > 0) {
+        /* Nothing in flight (the last request was decided on its deadline,
+         * or every submit failed): the closed loop submits again at once and
+         * the open loop sleeps until its next submission only. */
+        bool next_due_later = cfg->rate > 0 && submitted < cfg->load_n;
+        if (l->inflight > 0 || (next_due_later && timeout_us > 0)) {
             poll_once(rt, l, timeout_us);
         }
     }
     (void)r_runtime_monotonic_time_us(&now);
     r_runtime_stats_t st;
     (void)r_runtime_client_stats(rt, &st);
-    print_summary(cfg, l, submitted, submit_failed, (double)(now - start) / 1e6, &st);
+    size_t servers = cfg->n_servers != 0 ? cfg->n_servers : r_client_server_count(r_runtime_client_handle(rt));
+    print_summary(cfg, l, servers, submitted, submit_failed, (double)(now - start) / 1e6, &st);
     int exit_code = l->failed > 0 || submit_failed > 0 ? CHECK_EXIT_FAILED : 0;
     r_runtime_client_destroy(rt);
     free(l->lat_us);

@@ -55,8 +55,12 @@ static int check_key_and_policy(const r_runtime_options_t *o, const char **why) 
     const char *pwhy = NULL;
     if (o->has_request_policy) {
         if (r_client_policy_schedule(&o->request_policy, cap, NULL, &pwhy) != RCLIENT_OK) {
-            return fail(why, ENV_UNIT "/" ENV_REPLAYS ": the policy's dedup horizon exceeds the key's "
-                                      "dedup_ttl_ms_max, or the policy is invalid");
+            /* The default policy's shape with U and N from the variables:
+             * N + 1 rounds of one unit and a final unit (r-client.md 9.3.1,
+             * 9.3.5); the only failure left is H above the key's limit. */
+            return fail(why, ENV_UNIT "/" ENV_REPLAYS ": the horizon H = U x (N + 2) ms (N + 1 rounds of one "
+                                      "unit, then a final unit) exceeds the key's dedup_ttl_ms_max; lower "
+                                      "the unit or the replay count");
         }
         return RCLIENT_OK;
     }

@@ -144,6 +144,13 @@ static void test_unit_too_large_for_the_key(void **state) {
     /* U = 101: H = 101 * (1 + 1 + 1) = 303 ms > the key's dedup_ttl_ms_max 300. */
     expect_bad((env_t){.key = key, .unit = "101"}, "RATELIMITLY_REQUEST_UNIT_MS");
     r_runtime_options_t o;
+    const char *why = NULL; /* project: the message says what H is and what to change */
+    assert_int_equal(parse((env_t){.key = key, .unit = "101"}, &o, &why), RCLIENT_ERR_CONFIG);
+    assert_string_equal(why, "RATELIMITLY_REQUEST_UNIT_MS/RATELIMITLY_REQUEST_REPLAY_COUNT: the horizon H = U x (N + 2) "
+                             "ms (N + 1 rounds of one unit, then a final unit) exceeds the key's "
+                             "dedup_ttl_ms_max; lower the unit or the replay count");
+    /* N = 2 with U = 100: H = 400 ms > 300 */
+    expect_bad((env_t){.key = key, .unit = "100", .replays = "2"}, "RATELIMITLY_REQUEST_REPLAY_COUNT");
     assert_int_equal(parse((env_t){.key = key, .unit = "100"}, &o, NULL), RCLIENT_OK); /* H = 300 */
 }
 

@@ -47,19 +47,42 @@ expect "credential rl-secret" 2 err "CREDENTIAL '...': hrp: rl-secret is not an 
 # match the probed endpoint. A one-shot responder answers with the bound port
 # (healthy) or another one (not healthy); skipped without python3-cryptography.
 if python3 -c 'import cryptography' 2>/dev/null; then
-    for delta in 0 1; do
+    # fake_status DELTA CODE: start the responder; sets $pid and $port
+    fake_status() {
         rm -f "$tmp/port"
-        python3 "$(dirname "$0")/fake_status_server.py" "$tmp/port" "$delta" &
+        python3 "$(dirname "$0")/fake_status_server.py" "$tmp/port" "$1" "$2" &
         pid=$!
         i=0
         # readiness: the port it printed (a hang guard of a minute, not a measurement)
         while [ ! -s "$tmp/port" ] && [ "$i" -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
         port=$(cat "$tmp/port")
+    }
+    for delta in 0 1; do
+        fake_status "$delta" 0
         if [ "$delta" -eq 0 ]; then want="(127.0.0.1:$port): healthy"; else want="(127.0.0.1:$port): not healthy"; fi
         expect "status: udp_port delta $delta" 0 out "$want" -- admin --server "127.0.0.1:$port" --secret "$secret" \
             --timeout 20000 status
         wait "$pid"
     done
+    # wire_protocol.md "Degraded-State Behavior" (the server exposes unhealthy
+    # dedup state via health status): a queue healthy by the V1 rule whose
+    # degraded_reason_code is not 0 stays healthy, and the headline says it is
+    # degraded and why (project: code 1 = live dedup entries evicted).
+    for code in 1 7; do
+        fake_status 0 "$code"
+        if [ "$code" -eq 1 ]; then
+            why="live dedup entries evicted for capacity inside their window: replay of duplicates not guaranteed"
+        else
+            why="a reason this tool does not know"
+        fi
+        expect "status: degraded $code" 0 out "(127.0.0.1:$port): healthy, degraded (degraded_reason_code $code: $why)" \
+            -- admin --server "127.0.0.1:$port" --secret "$secret" --timeout 2000 status
+        wait "$pid"
+    done
+    fake_status 0 1
+    expect "status --json: degraded" 0 out '"healthy":true,"degraded":true,' \
+        -- admin --server "127.0.0.1:$port" --secret "$secret" --timeout 2000 --json status
+    wait "$pid"
 else
     echo "skip status udp_port cases: python3 cryptography not installed"
 fi

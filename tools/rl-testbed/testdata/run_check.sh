@@ -87,7 +87,7 @@ bad_env() { # bad_env NAME VALUE TEXT [ARGS...]: check with NAME=VALUE must exit
 bad_env RATELIMITLY_REQUEST_UNIT_MS 0 "RATELIMITLY_REQUEST_UNIT_MS: not a nonzero decimal integer" --key "$key"
 bad_env RATELIMITLY_REQUEST_UNIT_MS 20ms "RATELIMITLY_REQUEST_UNIT_MS: not a nonzero decimal integer" --key "$key"
 bad_env RATELIMITLY_REQUEST_UNIT_MS 4294967296 "RATELIMITLY_REQUEST_UNIT_MS: not a nonzero decimal integer" --key "$key"
-bad_env RATELIMITLY_REQUEST_UNIT_MS 1000 "the policy's dedup horizon exceeds the key's dedup_ttl_ms_max" --key "$key"
+bad_env RATELIMITLY_REQUEST_UNIT_MS 1000 "the horizon H = U x (N + 2) ms (N + 1 rounds of one unit, then a final unit) exceeds the key's dedup_ttl_ms_max" --key "$key"
 bad_env RATELIMITLY_REQUEST_REPLAY_COUNT 17 "RATELIMITLY_REQUEST_REPLAY_COUNT: not a decimal integer from 0 through 16" --key "$key"
 bad_env RATELIMITLY_REQUEST_REPLAY_COUNT -1 "RATELIMITLY_REQUEST_REPLAY_COUNT: not a decimal integer from 0 through 16" --key "$key"
 bad_env RATELIMITLY_REQUEST_PROFILE yes "RATELIMITLY_REQUEST_PROFILE: not 0 or 1" --key "$key"

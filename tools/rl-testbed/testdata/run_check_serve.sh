@@ -99,6 +99,16 @@ kill -KILL "$old_pid"
 serve_pids=$(echo "$serve_pids" | sed "s/ $old_pid\b//")
 expect "oldest process killed: fails over" 0 out "server: ${sy%%@*} " -- check --key "$key" --server "$sy" \
     --server "$so" --bucket api:1000:100
+# A load against the dead oldest and a live server: each request is decided
+# when its preference deadline passes (about U = 20 ms, r-client.md 9.3.5),
+# and the next one goes out then (project: --rate 0 is a closed loop). Five
+# requests take about 0.1 s; the bound of 3 s only catches a loop that sleeps
+# a second after each (before the fix: 5.1 s).
+expect "oldest process killed: load decided" 0 out "decisions: allowed 5, denied 0, failed 0" -- check \
+    --key "$key" --server "$sy" --server "$so" --bucket api:1000:100 --load 5 --rate 0
+load_s=$(sed -n 's/^load: .* in \([0-9.]*\) s:.*/\1/p' "$tmp/out")
+check "oldest process killed: the closed loop does not idle after a deadline (${load_s} s)" \
+    awk -v s="$load_s" 'BEGIN { exit !(s != "" && s < 3) }'
 stop_serve young
 
 # ---- rebind: steering_feedback 0 makes the client change its source port
@@ -135,6 +145,10 @@ export RATELIMITLY_TENANT=rl.test
 expect "SRV discovery: tenant name from RATELIMITLY_TENANT" 0 out "server: $(server_id dns 0) " -- check \
     --key "$key" --dns-server "127.0.0.1:$dport" --bucket dns:1000:100
 unset RATELIMITLY_TENANT
+# project (tools/rl-testbed/README.md "check"): the load summary names the
+# servers the load ran against, here the two found by SRV discovery.
+expect "SRV discovery: load summary counts the servers found" 0 out "load: 3 requests (2 server(s) from DNS, sendmmsg)" \
+    -- check --key "$key" --dns rl.test --dns-server "127.0.0.1:$dport" --bucket dns:1000:100 --load 3 --rate 0
 expect "SRV discovery: no record" 3 out "RCLIENT_ERR_DNS" -- check --key "$key" --dns absent.test \
     --dns-server "127.0.0.1:$dport" --bucket dns:1000:100
 kill "$dns_pid"

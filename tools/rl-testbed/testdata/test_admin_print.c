@@ -101,10 +101,36 @@ static void test_text_labels_escaped(void **state) {
     free(out);
 }
 
+/* Characters (code points) in the line of out that starts with start. */
+static size_t line_chars(const char *out, const char *start) {
+    const char *p = strstr(out, start);
+    assert_non_null(p);
+    p += 1; /* past the newline */
+    size_t n = 0;
+    for (; *p != '\0' && *p != '\n'; p++) {
+        n += ((unsigned char)*p & 0xC0) != 0x80; /* not a UTF-8 continuation byte */
+    }
+    return n;
+}
+
+/* project: the table's columns line up on a terminal also for a label in
+ * multi-byte UTF-8 ("été": 3 characters, 5 bytes); every row here has the
+ * header's length (each count has one digit). */
+static void test_text_columns_line_up_for_utf8(void **state) {
+    (void)state;
+    char *out = print(false);
+    size_t header = line_chars(out, "\n  label ");
+    assert_int_equal(line_chars(out, "\n  web "), header);
+    assert_int_equal(line_chars(out, "\n  \xc3\xa9t\xc3\xa9 "), header);
+    assert_int_equal(line_chars(out, "\n  \\xff\\xfe "), header);
+    free(out);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_json_labels_valid_with_hex_and_escaped),
         cmocka_unit_test(test_text_labels_escaped),
+        cmocka_unit_test(test_text_columns_line_up_for_utf8),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
