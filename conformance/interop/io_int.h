@@ -161,8 +161,10 @@ void io_driver_stop(io_driver_t *d);
 
 /* io_judge.c */
 void io_judge(io_run_t *run, io_rows_t *rows);
-/* Whether every failing row is a timing row. */
-bool io_rows_timing_only(const io_rows_t *rows);
+/* Whether a timing row failed: a stall of the machine (of the driver or of the
+ * testbed's own servers) moves every later datagram and can change the
+ * selection too, so such a run is rerun once before it fails (project). */
+bool io_rows_timing_affected(const io_rows_t *rows);
 
 /* io_play.c: one run of a case; false with err when it could not be set up. */
 bool io_play(io_run_t *run, const char *driver, char *err, size_t cap);

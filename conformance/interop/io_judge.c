@@ -367,13 +367,10 @@ void io_judge(io_run_t *run, io_rows_t *rows)
     check_report(&j);
 }
 
-bool io_rows_timing_only(const io_rows_t *rows)
+bool io_rows_timing_affected(const io_rows_t *rows)
 {
-    bool any = false;
-    for (size_t i = 0; i < rows->n; i++) {
-        if (!rows->rows[i].pass && !rows->rows[i].timing)
-            return false;
-        any = any || !rows->rows[i].pass;
-    }
-    return any;
+    for (size_t i = 0; i < rows->n; i++)
+        if (!rows->rows[i].pass && rows->rows[i].timing)
+            return true;
+    return false;
 }
