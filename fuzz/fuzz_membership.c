@@ -17,8 +17,8 @@
  * server_id; a member whose lookup failed keeps its last known address (or is
  * left out when it has none); a discovery with no fresh address keeps the old
  * membership. After each event the installed snapshot, the periodic deadline
- * (min(interval, smallest SRV TTL), or the forced-throttle time after a
- * partial result) and the forced-refresh throttle (min interval + jitter) are
+ * (min(interval, smallest SRV TTL), or the backoff after a partial
+ * result) and the forced-refresh throttle (min interval + jitter) are
  * checked through the private membership state. Record strings are freed right after
  * each answer, so a retained pointer is a use after free. */
 #include <string.h>
@@ -94,10 +94,10 @@ static const rl_member_t *current_member(const host_t *h, uint64_t server_id) {
 /* Every lookup answered or refused: install (r-client.md 9.4) or keep. A
  * member without a fresh address keeps its last known one with the new SRV
  * port, or is left out; no fresh address at all is a failed refresh; a
- * partial result is refreshed again at the forced-throttle time
- * (docs/spec-notes.md, r-client.md 6.1); a failed refresh with members to
- * keep retries after the forced minimum doubled per consecutive failure, up
- * to the refresh interval, plus jitter (r-client.md 6.1 retry timer, 9.4). */
+ * partial result or a failed refresh with members to keep retries after the
+ * forced minimum doubled per consecutive partial or failed refresh, up to the
+ * refresh interval, plus jitter (r-client.md 6.1 retry timer, 9.4;
+ * docs/spec-notes.md), a partial one never later than its periodic time. */
 static void finish(host_t *h) {
     rl_member_t found[64];
     size_t n = 0, fresh = 0, stale = 0;
@@ -118,19 +118,18 @@ static void finish(host_t *h) {
     h->inflight = false;
     h->srv_query = NULL;
     const rl_membership_t *m = membership(h);
+    uint64_t cap = h->interval_ms > h->forced_min_ms ? h->interval_ms : h->forced_min_ms;
+    uint64_t delay = h->forced_min_ms; /* the backoff of this attempt if it failed or was partial */
+    for (uint32_t k = 0; k < h->failures && delay < cap; k++) delay *= 2u;
+    if (delay > cap) delay = cap;
     if (fresh == 0) {
         if (h->n_current == 0) return; /* nothing armed: the next activity retries */
-        uint64_t cap = h->interval_ms > h->forced_min_ms ? h->interval_ms : h->forced_min_ms;
-        uint64_t delay = h->forced_min_ms;
-        for (uint32_t k = 0; k < h->failures && delay < cap; k++) delay *= 2u;
-        if (delay > cap) delay = cap;
         h->failures++;
         FUZZ_CHECK(m->next_periodic_ms >= h->now + delay && m->next_periodic_ms <= h->now + delay + h->jitter_ms);
         FUZZ_CHECK(m->forced_not_before_ms == m->next_periodic_ms);
         h->next_periodic = h->forced_not_before = m->next_periodic_ms;
         return;
     }
-    h->failures = 0;
     qsort(found, n, sizeof found[0], cmp_member);
     memcpy(h->current, found, sizeof found[0] * n);
     h->n_current = n;
@@ -141,8 +140,20 @@ static void finish(host_t *h) {
                m->forced_not_before_ms <= h->now + h->forced_min_ms + h->jitter_ms);
     h->forced_not_before = m->forced_not_before_ms;
     h->next_periodic = h->now + interval;
-    if (stale != 0 && h->forced_not_before < h->next_periodic) h->next_periodic = h->forced_not_before;
-    FUZZ_CHECK(m->next_periodic_ms == h->next_periodic);
+    if (stale == 0) {
+        h->failures = 0;
+        FUZZ_CHECK(m->next_periodic_ms == h->next_periodic);
+        return;
+    }
+    h->failures++; /* partial: its missing addresses are retried after the backoff */
+    if (h->now + delay < h->next_periodic) {
+        FUZZ_CHECK(m->next_periodic_ms >= h->now + delay && m->next_periodic_ms <= h->now + delay + h->jitter_ms);
+    } else {
+        FUZZ_CHECK(m->next_periodic_ms >= h->next_periodic &&
+                   m->next_periodic_ms <= (h->now + delay + h->jitter_ms < h->next_periodic
+                                               ? h->now + delay + h->jitter_ms : h->next_periodic));
+    }
+    h->next_periodic = m->next_periodic_ms;
 }
 
 /* After each call into the core has returned: a discovery whose lookups are

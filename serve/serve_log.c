@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rl_le.h"
@@ -26,7 +27,21 @@ int serve_log_open(serve_log_t *l, const char *path, uint64_t max_bytes) {
         errno = e;
         return -1;
     }
+    struct stat st;
+    l->waits = fstat(fileno(l->f), &st) != 0 || !S_ISREG(st.st_mode);
     return 0;
+}
+
+/* Whether a line may be written now (serve_log.h "room"). */
+static bool line_begin(serve_log_t *l) {
+    if (l->f == NULL) {
+        return false;
+    }
+    if (l->room == NULL || !l->waits || l->room(l->room_ctx, fileno(l->f))) {
+        return true;
+    }
+    l->unwritten++;
+    return false;
 }
 
 void serve_log_close(serve_log_t *l) {
@@ -166,10 +181,10 @@ static const char *what_of(const serve_log_in_t *e) {
 }
 
 void serve_log_in(serve_log_t *l, const serve_log_in_t *e) {
-    FILE *f = l->f;
-    if (f == NULL) {
+    if (!line_begin(l)) {
         return;
     }
+    FILE *f = l->f;
     put_head(f, e->wall_ms, "in", e->server, e->server_id);
     put_string(f, "peer", e->peer);
     fprintf(f, ",\"len\":%zu", e->len);
@@ -203,10 +218,10 @@ void serve_log_in(serve_log_t *l, const serve_log_in_t *e) {
 }
 
 void serve_log_out(serve_log_t *l, const serve_log_out_t *e) {
-    FILE *f = l->f;
-    if (f == NULL) {
+    if (!line_begin(l)) {
         return;
     }
+    FILE *f = l->f;
     put_head(f, e->wall_ms, "out", e->server, e->server_id);
     put_string(f, "peer", e->peer);
     fprintf(f, ",\"len\":%zu", e->len);
@@ -228,7 +243,7 @@ void serve_log_out(serve_log_t *l, const serve_log_out_t *e) {
 
 void serve_log_restart(serve_log_t *l, uint64_t wall_ms, unsigned server, uint64_t old_id, uint64_t new_id,
                        const char *cause) {
-    if (l->f == NULL) {
+    if (!line_begin(l)) {
         return;
     }
     put_head(l->f, wall_ms, "event", server, new_id);
@@ -248,7 +263,7 @@ void serve_log_dedup_evicted(serve_log_t *l, const serve_log_evict_t *e) {
                 e->server, e->capacity, e->evicted_key_id, e->evicted_total);
         fflush(a);
     }
-    if (l->f == NULL) {
+    if (!line_begin(l)) {
         return;
     }
     put_head(l->f, e->wall_ms, "event", e->server, e->server_id);

@@ -21,6 +21,17 @@ typedef struct {
     uint64_t max_bytes; /* 0 = no limit */
     uint64_t rotations; /* files renamed to PATH.1 so far */
     int rotate_errno;   /* the rename or reopen that failed (logging is then off), else 0 */
+    /* A log that is not a regular file (a pipe, a socket, a terminal) stops
+     * taking lines while its reader does not read. With room set, such a
+     * log begins a line only when room(room_ctx, fd) says so: it waits for
+     * room and returns false once a stop signal came while there is none;
+     * the line is then left unwritten and counted, so a stop signal is
+     * acted on whatever the reader does (docs/serve.md "Stop it"). NULL
+     * room: lines wait in write(2). */
+    bool waits;                         /* set by serve_log_open: not a regular file */
+    bool (*room)(void *ctx, int fd);
+    void *room_ctx;
+    uint64_t unwritten;                 /* lines left unwritten (room returned false) */
 } serve_log_t;
 
 /* Open path for appending ("-" = stdout). max_bytes > 0 (a file only): after

@@ -125,6 +125,28 @@ static void take_signals(const sigset_t *set) {
     }
 }
 
+/* serve_log_t.room for a log that is not a regular file: true once the log
+ * has room (POLLOUT: a line of up to PIPE_BUF bytes then enters a pipe
+ * without blocking), waiting with the signals deliverable (ctx: the mask of
+ * the wait); false when a stop signal is in and there is no room, so a
+ * stalled reader never holds a stop back (docs/serve.md "Stop it"). */
+static bool log_room(void *ctx, int fd) {
+    struct pollfd p = {.fd = fd, .events = POLLOUT};
+    const struct timespec zero = {0, 0};
+    if (ppoll(&p, 1, &zero, NULL) != 0) {
+        return true; /* room, or an error that the write reports */
+    }
+    for (;;) {
+        if (stop_signal != 0) {
+            return false;
+        }
+        int r = ppoll(&p, 1, NULL, ctx);
+        if (r > 0 || (r < 0 && errno != EINTR)) {
+            return true;
+        }
+    }
+}
+
 static const char *stop_name(void) {
     return stop_signal == SIGINT ? "SIGINT" : "SIGTERM";
 }
@@ -578,6 +600,10 @@ static void summary(serve_t *s, const char *why) {
     if (s->log.rotate_errno != 0) {
         fprintf(s->out, "log: rotation failed (%s): logging stopped\n", strerror(s->log.rotate_errno));
     }
+    if (s->log.unwritten > 0) {
+        fprintf(s->out, "log: %" PRIu64 " line(s) not written: the log was not read when the stop signal came\n",
+                s->log.unwritten);
+    }
     fflush(s->out);
 }
 
@@ -725,6 +751,8 @@ int serve_run(const serve_conf_t *c, FILE *out, char *err) {
     sigaction(SIGHUP, &sa_hup, &prev[2]);
     stop_signal = 0;
     hup_pending = 0;
+    s.log.room = log_room; /* a log whose reader stalls never holds a stop signal back */
+    s.log.room_ctx = &old;
     for (size_t i = 0; i < s.n_inst; i++) {
         fprintf(out, "server %zu: server_id %" PRIu64 " port %u dedup_capacity %" PRIu32 " listen", i,
                 sim_server_id(s.inst[i].model), (unsigned)s.inst[i].port, s.inst[i].dedup_capacity);
@@ -737,6 +765,7 @@ int serve_run(const serve_conf_t *c, FILE *out, char *err) {
             c->has_admin_secret ? ", admin channel on" : "");
     fflush(out);
     const char *why = loop(&s, &old);
+    s.log.room = NULL;
     summary(&s, why);
     sigaction(SIGINT, &prev[0], NULL);
     sigaction(SIGTERM, &prev[1], NULL);

@@ -22,7 +22,8 @@
  *   then one A/AAAA lookup per member; api.md "DNS Refresh"). Once servers
  *   are known, a failed refresh keeps them and is retried only after a
  *   backoff (dns_refresh.forced_refresh_min_interval_ms, doubled per
- *   consecutive failure up to the refresh interval): a DNS outage does not
+ *   consecutive failure up to the refresh interval; a refresh that leaves a
+ *   member without a fresh address counts as one): a DNS outage does not
  *   block every submit (r-client.md 6.1, 9.4). SRV TTLs are read from the
  *   answer and cap the refresh interval (a TTL of 0 counts as 1 s).
  * - Packet-local ingress noise is discarded (api.md "Error Codes"):

@@ -252,6 +252,23 @@ static size_t collect_members(const rl_membership_t *m, const rl_discovery_t *d,
     return n;
 }
 
+/* The wait before the next attempt after a failed one: the forced minimum
+ * doubled per earlier consecutive failure, at most the refresh interval
+ * (never below the forced minimum), plus jitter; counts this failure. */
+static uint64_t next_backoff(rl_membership_t *m) {
+    uint64_t cap = m->refresh_interval_ms > m->forced_min_interval_ms ? m->refresh_interval_ms
+                                                                        : m->forced_min_interval_ms;
+    uint64_t delay = m->forced_min_interval_ms;
+    for (uint32_t k = 0; k < m->failed_refreshes && delay < cap; k++) {
+        delay *= 2u;
+    }
+    delay = delay < cap ? delay : cap;
+    if (m->failed_refreshes < UINT32_MAX) {
+        m->failed_refreshes++;
+    }
+    return add_sat(delay, draw_jitter(m));
+}
+
 /* A failed refresh. It keeps the last good snapshot (r-client.md 6.1: "A
  * failed discovery ... should not destroy a currently usable endpoint").
  * With no snapshot it arms nothing: every failing submit retries (api.md
@@ -266,18 +283,8 @@ static void refresh_failed(rl_membership_t *m) {
         mlog(m, R_LOG_WARN, "membership: DNS discovery of %s found no usable server", m->srv_name);
         return;
     }
-    uint64_t cap = m->refresh_interval_ms > m->forced_min_interval_ms ? m->refresh_interval_ms
-                                                                        : m->forced_min_interval_ms;
-    uint64_t delay = m->forced_min_interval_ms;
-    for (uint32_t k = 0; k < m->failed_refreshes && delay < cap; k++) {
-        delay *= 2u;
-    }
-    delay = delay < cap ? delay : cap;
-    if (m->failed_refreshes < UINT32_MAX) {
-        m->failed_refreshes++;
-    }
     uint64_t now = m->now_ms(m->clock_ctx);
-    m->next_periodic_ms = add_sat(now, add_sat(delay, draw_jitter(m)));
+    m->next_periodic_ms = add_sat(now, next_backoff(m));
     m->forced_not_before_ms = m->next_periodic_ms;
     mlog(m, R_LOG_WARN,
          "membership: DNS refresh of %s failed (%u in a row); keeping %zu servers, next attempt in %llu ms",
@@ -286,10 +293,12 @@ static void refresh_failed(rl_membership_t *m) {
 }
 
 /* Install the result and arm both throttles. A refresh in which no address
- * lookup answered is a failed refresh (refresh_failed). A partial one (some member without a
- * fresh address) is installed and its periodic refresh is due as soon as the
- * forced-refresh throttle allows, so the missing addresses are retried soon
- * rather than after a whole refresh interval (docs/spec-notes.md). */
+ * lookup answered is a failed refresh (refresh_failed). A partial one (some
+ * member without a fresh address) is installed and its missing addresses are
+ * retried after the backoff of a failed refresh (the forced minimum at first,
+ * doubled per consecutive partial or failed refresh), not after a whole
+ * refresh interval, and not every forced minimum while a lookup keeps failing
+ * (docs/spec-notes.md). */
 static void install_result(rl_membership_t *m, const rl_discovery_t *d) {
     rl_member_t found[RL_MAX_MEMBERS];
     size_t fresh = 0;
@@ -312,11 +321,13 @@ static void install_result(rl_membership_t *m, const rl_discovery_t *d) {
     rl_snapshot_unref(m->current);
     m->current = s;
     m->generation++;
-    m->failed_refreshes = 0;
     m->next_periodic_ms = add_sat(now, interval);
     m->forced_not_before_ms = add_sat(now, add_sat(m->forced_min_interval_ms, draw_jitter(m)));
-    if (stale != 0 && m->forced_not_before_ms < m->next_periodic_ms) {
-        m->next_periodic_ms = m->forced_not_before_ms;
+    if (stale == 0) {
+        m->failed_refreshes = 0;
+    } else {
+        uint64_t retry = add_sat(now, next_backoff(m));
+        m->next_periodic_ms = retry < m->next_periodic_ms ? retry : m->next_periodic_ms;
     }
     mlog(m, R_LOG_INFO, "membership: installed %zu servers (generation %u)", s->count, (unsigned)m->generation);
 }

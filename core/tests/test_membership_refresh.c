@@ -323,6 +323,42 @@ static void test_new_member_without_address_joins_on_retry(void **state) {
     assert_int_equal(e->m.next_periodic_ms, START_MS + 601000u); /* complete again: the full interval */
 }
 
+/* A member whose lookup keeps failing (its zone is down while the SRV answer
+ * and the other member's lookup work): each such partial refresh is a failed
+ * attempt for that member, so the retries back off as a failed refresh does
+ * (r-client.md 6.1: Unavailable -> Discovering on a "retry timer"; 9.4:
+ * forced_refresh_min_interval_ms "bounds repeated forced refresh"; project
+ * rule in docs/spec-notes.md "Runtime and fan-out under failure": doubled per
+ * consecutive failure up to the refresh interval). Failed before: a retry
+ * every 1000 ms for as long as the lookup failed, each one a blocking lookup
+ * with the public runtime. */
+static void test_partial_refreshes_back_off(void **state) {
+    env_t *e = *state;
+    refresh_zone_two(e);
+    fake_dns_add_failure(&e->dns, T1, 2);
+    static const uint64_t due[] = {START_MS + 300000u, START_MS + 301000u, START_MS + 303000u, START_MS + 307000u,
+                                   START_MS + 315000u};
+    for (size_t i = 0; i + 1 < sizeof due / sizeof due[0]; i++) {
+        e->clock.now = due[i] - 1u;
+        (void)rl_membership_acquire(&e->m);
+        assert_int_equal(e->dns.srv_calls, 1 + i); /* not yet due */
+        e->clock.now = due[i];
+        const rl_snapshot_t *s = rl_membership_acquire(&e->m);
+        assert_int_equal(e->dns.srv_calls, 2 + i);
+        assert_member(s, 0, ID1, 10, 29292); /* the last known address is kept */
+        assert_member(s, 1, ID2, 21, 29293);
+        assert_int_equal(e->m.next_periodic_ms, due[i + 1]);
+    }
+    e->dns.n_addr = 0; /* T1 answers again */
+    fake_dns_add_a(&e->dns, T2, fake_v4(203, 0, 113, 21));
+    fake_dns_add_a(&e->dns, T1, fake_v4(203, 0, 113, 20));
+    e->clock.now = START_MS + 315000u;
+    const rl_snapshot_t *s = rl_membership_acquire(&e->m);
+    assert_member(s, 0, ID1, 20, 29292);
+    assert_int_equal(e->m.next_periodic_ms, START_MS + 615000u); /* complete: the full interval */
+    assert_int_equal(e->m.failed_refreshes, 0);
+}
+
 /* Every lookup failing is a failed refresh even when each member has a
  * previous address: the old snapshot stays and nothing is armed. */
 static void test_every_addr_failure_is_failed_refresh(void **state) {
@@ -368,7 +404,8 @@ int main(void) {
         T(test_oldest_addr_without_record_keeps_last_address),
         T(test_kept_address_takes_new_srv_port),
         T(test_new_member_without_address_joins_on_retry),
-        T(test_every_addr_failure_is_failed_refresh),
+        T(test_partial_refreshes_back_off),
+    T(test_every_addr_failure_is_failed_refresh),
         T(test_deadlines_saturate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
