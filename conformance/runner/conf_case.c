@@ -32,6 +32,7 @@ static const conf_variant_info_t variants[CONF_VAR_COUNT] = {
     [CONF_VAR_RESOURCE_OMITTED] = {"resource_omitted", CONF_CLASS_MALFORMED, true, R_AUTH_UNSPECIFIED, 0, 1, true},
     [CONF_VAR_RESOURCES_SWAPPED] = {"resources_swapped", CONF_CLASS_MALFORMED, true, R_AUTH_UNSPECIFIED, 0, 2, true},
     [CONF_VAR_GUARD_REPEATED] = {"guard_repeated", CONF_CLASS_MALFORMED, true, R_AUTH_UNSPECIFIED, 2, 0, true},
+    [CONF_VAR_AUTH_NONE] = {"auth_none", CONF_CLASS_AUTH, false, R_AUTH_UNSPECIFIED, 0, 0, false},
 };
 
 const conf_variant_info_t *conf_variant_info(conf_variant_t v)

@@ -52,6 +52,7 @@ typedef enum {
     CONF_VAR_RESOURCE_OMITTED,
     CONF_VAR_RESOURCES_SWAPPED,
     CONF_VAR_GUARD_REPEATED,
+    CONF_VAR_AUTH_NONE, /* cookie or aes key: the response authenticated with auth none */
     CONF_VAR_COUNT
 } conf_variant_t;
 

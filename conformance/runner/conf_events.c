@@ -169,6 +169,8 @@ static bool parse_variant(const json_t *ev, const vj_path_t *p, const conf_case_
             continue;
         if (info->only_mode != R_AUTH_UNSPECIFIED && info->only_mode != c->auth)
             return vj_fail(e, &q, "variant \"%s\" needs auth \"%s\"", info->name, modes[info->only_mode]);
+        if (v == CONF_VAR_AUTH_NONE && c->auth == R_AUTH_NONE)
+            return vj_fail(e, &q, "variant \"%s\" needs auth \"cookie\" or \"aes\"", info->name);
         if (c->n_guards < info->min_guards || c->n_resources < info->min_resources)
             return vj_fail(e, &q, "variant \"%s\" needs a request with at least %u guards and %u resources",
                            info->name, info->min_guards, info->min_resources);

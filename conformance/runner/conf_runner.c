@@ -80,6 +80,22 @@ static void count_area(conf_state_t *st, const char *area)
     st->area_cases[st->n_areas++] = 1;
 }
 
+/* A failing row that is a refusal: submit refused at another step than the
+ * case's (row "stage"), or a datagram the client rejected where it was due to
+ * be accepted or rejected with another class. True when some failing row is
+ * not one: a wrong acceptance or a wrong behaviour keeps the case's severity. */
+static bool any_acceptance_failed(const conf_rows_t *rows)
+{
+    for (size_t i = 0; i < rows->n_rows; i++) {
+        const conf_row_t *row = &rows->rows[i];
+        bool refusal = strcmp(row->name, "stage") == 0 ||
+                       (strcmp(row->name, "datagrams") == 0 && strstr(row->detail, "answered rejected") != NULL);
+        if (!row->pass && !row->skipped && !row->inconclusive && !refusal)
+            return true;
+    }
+    return false;
+}
+
 /* One run of a case: a table with a row per check, counted as one case.
  * mode is NULL for a case pinned to one auth mode, else the mode's name: the
  * table, JUnit name and id carry "[mode]" (README "Auth modes"). */
@@ -139,6 +155,9 @@ static void run_case_once(conf_state_t *st, const char *path, const conf_case_t 
     }
     if (!verdict.pass)
         verdict.inconclusive = false; /* a failing row outranks an inconclusive one */
+    if (!verdict.pass && !any_acceptance_failed(&rows) &&
+        (verdict.severity == VEC_SEV_SECURITY || verdict.severity == VEC_SEV_DECISION))
+        verdict.severity = VEC_SEV_INTEROP; /* only wrong refusals: fail-safe (ADAPTER.md "Norms and severities") */
     vec_report_count(r, &verdict);
     count_area(st, c->area);
 }

@@ -149,6 +149,19 @@ static void alter_post(const conf_host_t *h, conf_variant_t v, uint8_t *buf, siz
     }
 }
 
+/* The plaintext response in buf re-framed with the auth-none TLV (type "NA",
+ * size 4, no body) in place of the key's cookie or AES TLV, and not sealed:
+ * a response authenticated with another mode than the key's (r-client.md 6.4
+ * "Authentication": the auth TLV type must equal the key's mode). */
+static void reframe_auth_none(const conf_host_t *h, uint8_t *buf, size_t *len)
+{
+    size_t pdu = pdu_offset(h), none = RL_TENANT_TLV_SIZE + RL_AUTH_NONE_TLV_SIZE;
+    memmove(buf + none, buf + pdu, *len - pdu);
+    *len -= pdu - none;
+    rl_store_u16(buf + RL_TENANT_TLV_SIZE, RL_TLV_AUTH_NONE);
+    rl_store_u16(buf + RL_TENANT_TLV_SIZE + 2u, (uint16_t)RL_AUTH_NONE_TLV_SIZE);
+}
+
 bool conf_host_build(conf_host_t *h, const conf_event_t *ev, uint8_t *out, size_t *out_len, char *err, size_t cap)
 {
     const conf_capture_t *src = answer_source(h, ev->server);
@@ -171,6 +184,10 @@ bool conf_host_build(conf_host_t *h, const conf_event_t *ev, uint8_t *out, size_
     alter_pre(h, ev->variant, out, out_len);
     if (ev->foreign_unique_id)
         out[RL_TENANT_OFF_UNIQUE_ID + 15] ^= 0xFFu; /* before sealing: the AES AAD covers it */
+    if (ev->variant == CONF_VAR_AUTH_NONE) {
+        reframe_auth_none(h, out, out_len);
+        return true;
+    }
     uint8_t nonce[RL_AES_NONCE_LEN] = {0xA5};
     h->server_nonce++;
     rl_store_u32(nonce + 4, h->server_nonce); /* a fresh server nonce per response */

@@ -294,6 +294,13 @@ static void run_test(dialect_t *d, const vec_file_t *f, const vec_kind_t *kind, 
     memset(&run, 0, sizeof run);
     vj_path_t ip = vj_path_key(&tp, "input");
     backend->run(backend->ctx, kind, input, &ip, &run);
+    if (run.status == VEC_RUN_REJECTED && run.stage != NULL && strcmp(run.stage, "key") == 0 &&
+        strcmp(kind->name, "api_key") != 0) {
+        /* refused before the area's step: the test shows nothing about the area (project) */
+        run.status = VEC_RUN_UNSUPPORTED;
+        vec_format(run.reason, sizeof run.reason,
+                   "not judged: refused at the key (stage \"key\"), and the area is not about the key");
+    }
     char why[VEC_MSG_MAX];
     json_t *trimmed = NULL;
     test_place(f->path, test, place, sizeof place);

@@ -247,6 +247,15 @@ one_fault("rule2_auth_{v}_ignored_aes", "AES: a datagram failing authentication 
           lambda v: [bad(1, "A", v), resp(4, "A")], allowed("A", 4, init("A", "B", "C") + comp(4, "B", "C")),
           auth="aes")
 
+# D, a response authenticated with auth none under a cookie or AES key (a client
+# that takes "none" from any server lets an on-path attacker forge allow and deny).
+for mode in ("cookie", "aes"):
+    case("rule2_auth_none_ignored_" + mode, "datagram",
+         mode + ": a response authenticated with auth none from the oldest server is ignored; it stays missing",
+         [R933 + " rule 2", "r-client.md 6.4 Authentication", R934],
+         [bad(1, "A", "auth_none"), resp(9, "B")], allowed("B", 20, init("A", "B", "C") + comp(20, "A", "C")),
+         auth=mode)
+
 # D, no authentication: a datagram with another auth type is still rejected.
 case("rule2_wrong_auth_type_ignored_none", "datagram",
      "with no authentication, a datagram carrying another auth TLV type is still ignored",

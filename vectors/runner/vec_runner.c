@@ -222,6 +222,17 @@ static bool aes_tag_failure(const vec_kind_t *kind, const json_t *test, const js
            strncmp(key, "rl-aes1", 7) == 0 && hex != NULL && strlen(hex) >= 84 && strncmp(hex + 80, "4145", 4) == 0;
 }
 
+/* A refusal is fail-safe (conformance/ADAPTER.md "Norms and severities"): a
+ * wrong one (refused where acceptance was due, at another step or with
+ * another class) never lets a forged response or a wrong allow through, so it
+ * fails as interop, never security or decision; a convention test stays
+ * convention. A wrong acceptance keeps the test's severity. */
+static void refusal_severity(vec_case_t *c)
+{
+    if (!c->pass && (c->severity == VEC_SEV_SECURITY || c->severity == VEC_SEV_DECISION))
+        c->severity = VEC_SEV_INTEROP;
+}
+
 static void judge(const vec_kind_t *kind, bool from_client, bool want_valid, const json_t *test,
                   const vec_tag_t *tag, const vj_path_t *ep, vec_run_t *run, vec_case_t *c)
 {
@@ -232,8 +243,10 @@ static void judge(const vec_kind_t *kind, bool from_client, bool want_valid, con
          * a u32 of 2^32): a builder in any language must reject it, class range. */
         vec_run_reject(run, "range", "%s", run->err.msg);
     }
-    if (run->status == VEC_RUN_REJECTED && !want_valid && !judge_stage(kind, from_client, tag, run, c))
+    if (run->status == VEC_RUN_REJECTED && !want_valid && !judge_stage(kind, from_client, tag, run, c)) {
+        refusal_severity(c);
         return;
+    }
     switch (run->status) {
     case VEC_RUN_BAD_INPUT:
         case_fail(c, "%s", run->err.msg);
@@ -259,6 +272,7 @@ static void judge(const vec_kind_t *kind, bool from_client, bool want_valid, con
         else if (!vj_string_is(want_error, run->error_class))
             case_fail(c, "expected error \"%s\", got \"%s\" (%s)", json_string_value(want_error), run->error_class,
                       run->reason);
+        refusal_severity(c);
         return;
     case VEC_RUN_ACCEPTED:
         if (leaks_key(test, run->actual, c))

@@ -88,7 +88,7 @@ line "fake, the spec: guard_rule" "  guard_rule       spec                   6/6
 # on blocks whose layout is not in question or under its own layout.
 speaks "fake guard_36" 1 "dialect: 11 areas spec, 1 variant, 0 none, 0 partial, 0 unsupported" guard_block=guard_36
 line "guard_36: guard_block" "  guard_block      guard_36               0/2; $n_g36"
-line "guard_36: byte_order spec" "  byte_order       spec                   5/5"
+line "guard_36: byte_order spec" "  byte_order       spec                   3/3"
 line "guard_36: guard_rule spec under its layout" "  guard_rule       spec                   6/6 (under byte_order spec, guard_block guard_36)"
 # guard_rule decidable under every guard layout, < and <=.
 speaks "fake guard_32 + guard_le" 1 "dialect: 10 areas spec, 2 variant, 0 none, 0 partial, 0 unsupported" \
@@ -98,7 +98,7 @@ line "guard_32: guard_rule guard_le" "  guard_rule       guard_le               
 # Big-endian with 36-byte guards and <=: three variants, every other area judged under big-endian.
 speaks "fake big_endian + guard_36 + guard_le" 1 "dialect: 9 areas spec, 3 variant, 0 none, 0 partial, 0 unsupported" \
     byte_order=big_endian guard_block=guard_36 guard_rule=guard_le
-line "be36: byte_order" "  byte_order       big_endian             0/5; $n_be"
+line "be36: byte_order" "  byte_order       big_endian             0/3; $n_be"
 line "be36: guard_block" "  guard_block      guard_36               0/2 (under byte_order big_endian); $n_g36"
 line "be36: guard_rule" "  guard_rule       guard_le               3/6 (under byte_order big_endian, guard_block guard_36); $n_le"
 line "be36: report_block spec" "  report_block     spec                   2/2 (under byte_order big_endian)"
@@ -131,9 +131,20 @@ line "reject_all: legacy_key none" "  legacy_key       none                   6/
 speaks "fake one unsupported" 0 "dialect: 11 areas spec, 0 variant, 0 none, 1 partial, 0 unsupported" unsupported=legacy_key
 line "unsupported: partial" "  legacy_key       partial                7/7; the spec on the 32 tests answered, 2 unsupported (first: api_key.json tcId 1: the client says: not in this build)"
 # A none names the first differing field, both values, 64-bit ids in decimal and hex.
-speaks "fake wrong key_id" 1 "dialect: 10 areas spec, 0 variant, 2 none, 0 partial, 0 unsupported" 'set:key_id=\"1\"'
+speaks "fake wrong key_id" 1 "dialect: 11 areas spec, 0 variant, 1 none, 0 partial, 0 unsupported" 'set:key_id=\"1\"'
 line "none: the field and both values" "  legacy_key       none                   6/8; first difference from the spec: api_key.json tcId 1: key_id: client 1 (0x1), the spec 1234605616147931665 (0x1122334444332211)"
-line "none: byte_order" "  byte_order       none                   4/11; first difference from the spec: api_key.json tcId 35: key_id: client 1 (0x1), the spec 4242 (0x1092)"
+# ... and byte_order, judged on the packets (the key tests need the version-1 layout), stays spec.
+line "wrong key_id: byte_order judged on the packets" "  byte_order       spec                   2/2"
+
+# An area whose every test the client refused at the key is not judged (project): it
+# shows nothing about the area, so never none (nor spec).
+speaks "fake at_key:guard_rule" 0 "dialect: 11 areas spec, 0 variant, 0 none, 0 partial, 1 unsupported" at_key:guard_rule
+line "at_key: guard_rule not judged" "  guard_rule       unsupported            -; rate_response.json tcId 1: not judged: refused at the key (stage \"key\"), and the area is not about the key"
+# A client with another key layout that refuses the version-1 keys: byte_order is judged on
+# the packets, whose answers do not depend on the key layout; the key tests are judged under
+# legacy_key spec only (project).
+speaks "fake refuse_v1_keys" 0 "$all_spec" refuse_v1_keys
+line "refuse_v1_keys: byte_order spec" "  byte_order       spec                   2/2"
 
 checks=$((checks + 1))
 if /usr/bin/python3 vectors/tools/gen_dialects.py --check >"$tmp/out" 2>"$tmp/err"; then

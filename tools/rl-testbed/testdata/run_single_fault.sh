@@ -11,7 +11,9 @@
 #              sealing, so under AES the tag holds and the value alone is
 #              judged), and the integration cases that chain it;
 #   tenant44   a self-consistent 44-byte tenant TLV accepted: the three
-#              single-fault vectors; no HA case has this variant.
+#              single-fault vectors; no HA case has this variant;
+#   none_ok    a response authenticated with none accepted under a cookie or
+#              AES key: the two vectors and the auth_none case per mode.
 # The failing tcIds are checked to be the vectors whose comment names the rule,
 # so a regenerated file that moves them is a clear failure, not a silent pass.
 set -u
@@ -60,6 +62,21 @@ conformance/cases/integration_rule2_malformed_datagrams_ignored.json[aes]
 conformance/cases/integration_rule2_malformed_datagrams_ignored_aes.json"
 exactly "44-byte tenant TLV accepted: exactly its single-fault tests" tenant44 "
 vectors/rate_response.json#162 vectors/rate_response.json#180 vectors/rate_response.json#198"
+# A response authenticated with none taken under a cookie or AES key: the two vectors and the
+# auth_none case per mode, each a wrong acceptance, so each keeps its severity: security
+# (ADAPTER.md "Norms and severities").
+exactly "auth none accepted under a cookie or AES key: exactly its tests" none_ok "
+vectors/rate_response.json#67 vectors/rate_response.json#109
+conformance/cases/rule2_auth_none_ignored_cookie.json conformance/cases/rule2_auth_none_ignored_aes.json"
+last_line "auth none accepted: every failure security" \
+    "conformance: 1205 passed, 4 failed; failed by severity: security 4, decision 0, interop 0, convention 0"
+checks=$((checks + 1))
+if grep -q "^  67 .*\[test: cookie: none auth TLV for a cookie key\]" "$tmp/out" &&
+    grep -q "^  109 .*\[test: aes: none auth TLV for an aes key\]" "$tmp/out"; then
+    echo "ok   auth none accepted: the vectors are the none-auth ones"
+else
+    fail "auth none accepted: the vectors are the none-auth ones"
+fi
 
 # Those tcIds are the single-fault vectors of the rule, one per mode.
 checks=$((checks + 1))

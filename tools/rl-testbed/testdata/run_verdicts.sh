@@ -38,8 +38,10 @@ expect "reject-all: the three packet kinds" 1 out \
     "  28       invalid  INCONCLUSIVE inconclusive: rejected without a stage; the test is about the response (a refusal at the key looks the same): refused [test: none: cookie auth TLV for a none key]" -- \
     vectors --client "$rej" $three
 no_row "reject-all: no PASS row" PASS
+# A refusal is fail-safe (ADAPTER.md "Norms and severities", project): a valid
+# test refused fails as interop, never decision; a convention test stays convention.
 last_line "reject-all: closing line" \
-    "vectors: 0 passed, 140 failed, 194 inconclusive; failed by severity: security 0, decision 50, interop 84, convention 6"
+    "vectors: 0 passed, 140 failed, 194 inconclusive; failed by severity: security 0, decision 0, interop 134, convention 6"
 # The same client saying it refused at the key: the tests about the response fail.
 expect "refused at the key: FAIL" 1 out \
     "  28       invalid  FAIL   refused at the key; the test is about the response (refused) [test: none: cookie auth TLV for a none key]" -- \
@@ -65,7 +67,24 @@ expect "a truncated oversized request is named" 1 out \
 expect "failures grouped by severity" 1 out \
     "    vectors/rate_response.json 28: refused at the key; the test is about the response (refused) [test: none: cookie auth TLV for a none key]" -- \
     vectors --quiet --client "$rej at_key" vectors/rate_response.json
-has_line "severity heading" "  security: 19"
+# ... and a security test refused at the key is no security failure: the client
+# took no unauthenticated response (project: a wrong refusal is interop).
+has_line "refusals: interop heading" "  interop: 200"
+no_heading() {
+    checks=$((checks + 1))
+    if grep -qE "^  $2: [0-9]+$" "$tmp/out"; then fail "$1: a '$2' heading"; else echo "ok   $1"; fi
+}
+no_heading "refusals: no security heading" security
+no_heading "refusals: no decision heading" decision
+# A client that refuses every response as "malformed" at the response step: the AES
+# tag tests (where api.md's "malformed" is taken for "auth") pass no more than the
+# rest, since it passed none of the file's valid tests (project: vacuous refusals).
+expect "refuse-all as malformed: an AES tag test is inconclusive" 1 out \
+    "  102      invalid  INCONCLUSIVE inconclusive: refused, but the client passed none of the 50 valid tests of this file, so a refusal shows nothing about the rule" -- \
+    vectors --client "$rej malformed_at_response" vectors/rate_response.json
+no_row "refuse-all as malformed: no PASS row" PASS
+last_line "refuse-all as malformed: closing line" \
+    "vectors: 0 passed, 85 failed, 125 inconclusive; failed by severity: security 0, decision 0, interop 85, convention 0"
 
 # An HA case about the policy refused at submit: judged at the policy step too.
 ttl=conformance/cases/ttl_above_key_limit_rejected.json
@@ -77,8 +96,8 @@ expect "HA submit refused without a stage" 1 out \
 last_line "HA submit without a stage: closing line" "conformance: 0 passed, 0 failed, 1 inconclusive"
 expect "HA submit refused at the key" 1 out "  stage        FAIL   refused at the key; the case is about the policy" -- \
     conformance --client "$fake ha_submit_at_key $cadapter" $ttl
-last_line "HA submit at the key: closing line" \
-    "conformance: 0 passed, 1 failed; failed by severity: security 0, decision 1, interop 0, convention 0"
+last_line "HA submit at the key: closing line, a wrong refusal is interop" \
+    "conformance: 0 passed, 1 failed; failed by severity: security 0, decision 0, interop 1, convention 0"
 
 # --- key material on the wire: severity security -----------------------------------
 expect "AES key bytes in a built request" 1 out \
@@ -188,7 +207,7 @@ expect "no P(k): an api.md-shaped case runs and passes" 0 out "conformance: 3 pa
 # A case whose policy is refused at submit reaches no round: it runs whatever P(k) says.
 expect "no P(k): a case refused at submit runs" 0 out "conformance: 1 passed, 0 failed" -- \
     conformance --client "$fake ha_no_preference $cadapter" $cases/ttl_above_key_limit_rejected.json
-expect "no P(k): no case fails" 0 out "conformance: 143 passed, 0 failed, 169 skipped" -- \
+expect "no P(k): no case fails" 0 out "conformance: 145 passed, 0 failed, 169 skipped" -- \
     conformance --quiet --cases-only --client "$fake ha_no_preference $cadapter" $cases
 expect "profile false: the profile row is not checked" 0 out \
     "  profile      SKIP   not checked: the client reports no profile (capabilities.ha.profile false)" -- \
@@ -238,6 +257,30 @@ t = [t for t in d["tests"] if t["file"] == "vectors/rate_response.json" and t["i
 assert (t["step"], t["severity"], t["norm"], t["spec"], t["status"]) == \
     ("response", "security", 'wire_protocol.md "Auth Header" MUST', True, "pass"), t
 assert not any(x["file"].startswith("/") for x in d["tests"])
+PY
+
+# --- severity of the HA datagram cases (ADAPTER.md "Norms and severities", project) ---
+# By what the worst datagram of the case would do if taken: an unauthenticated or
+# other-mode response selected is security; a datagram that must be ignored but would
+# be selected for a request it does not answer is decision; a malformed one interop.
+c=conformance/cases
+"$bin" conformance --quiet --json "$tmp/ha.json" $c/rule2_correlation_mgmt_flag_ignored.json \
+    $c/rule1_foreign_unique_id_ignored.json $c/datagram_resource_omitted_ignored_cookie.json \
+    $c/late_responses_after_selection_ignored.json $c/rule2_malformed_steering_value_ignored_aes.json \
+    $c/datagram_unmatched_pdu_size_late_aes.json $c/datagram_unmatched_bad_tag_late_aes.json \
+    $c/rule2_auth_none_ignored_cookie.json $c/rule2_auth_none_ignored_aes.json >"$tmp/out" 2>"$tmp/err"
+checks=$((checks + 1))
+if python3 - "$tmp/ha.json" <<'PY'; then echo "ok   HA datagram severities"; else fail "HA datagram severities"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = {t["file"].split("/")[-1].split(".json")[0]: t["severity"] for t in d["tests"]}
+want = {"rule2_correlation_mgmt_flag_ignored": "decision", "rule1_foreign_unique_id_ignored": "decision",
+        "datagram_resource_omitted_ignored_cookie": "decision", "late_responses_after_selection_ignored": "decision",
+        "rule2_malformed_steering_value_ignored_aes": "interop", "datagram_unmatched_pdu_size_late_aes": "interop",
+        "datagram_unmatched_bad_tag_late_aes": "security", "rule2_auth_none_ignored_cookie": "security",
+        "rule2_auth_none_ignored_aes": "security"}
+assert got == want, {k: got.get(k) for k in want if got.get(k) != want[k]}
+assert d["summary"]["failed"] == 0, d["summary"]
 PY
 
 echo "verdict tests: $((checks - failures)) passed, $failures failed"

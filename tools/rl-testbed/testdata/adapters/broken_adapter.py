@@ -8,6 +8,9 @@ usage: broken_adapter.py RULE DELEGATE...
              (wire_protocol.md "Tenant Header": a boolean, 2-255 reserved)
   tenant44   a tenant TLV with tlv_size 44 skipped by its size instead of refused: the 4 extra
              bytes dropped, tlv_size 40 (wire_protocol.md "Tenant Header": tlv_size is 40)
+  none_ok    a response authenticated with none (auth TLV 0x414E) taken under a cookie or AES key:
+             re-framed with the key's own auth TLV, cookie or sealed, so the delegate accepts it
+             (r-client.md 6.4 "Authentication": the auth TLV type must equal the key's mode)
 
 Under AES the tenant TLV is in the AAD: a datagram whose tag verifies over the bytes received is
 sealed again over the rewritten bytes with the same key and nonce (the broken client would have
@@ -28,7 +31,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
                                 "vectors", "tools"))
 import gen_vectors as gv  # noqa: E402  (bech32 key decoding only)
 
-TLV_TENANT, AUTH_AES = 0x4C52, 0x4541
+TLV_TENANT, AUTH_AES, AUTH_COOKIE, AUTH_NONE = 0x4C52, 0x4541, 0x4143, 0x414E
 
 
 def reseal(received, rewritten, key, tenant_len):
@@ -46,12 +49,27 @@ def reseal(received, rewritten, key, tenant_len):
     return rewritten[:56] + sealed[-16:] + sealed[:-16]
 
 
+def as_key_mode(pkt, key):
+    """A 40-byte tenant TLV and an auth-none TLV: the same plaintext under the key's mode."""
+    if len(pkt) < 44 or struct.unpack_from("<H", pkt, 40)[0] != AUTH_NONE or not key.startswith(("rl-cookie", "rl-aes")):
+        return pkt
+    secret = gv.decode_api_key(key)["secret"]
+    if key.startswith("rl-cookie"):
+        return pkt[:40] + struct.pack("<HH", AUTH_COOKIE, 36) + secret + pkt[44:]
+    nonce = b"\x5a" * 12
+    head = pkt[:40] + struct.pack("<HH", AUTH_AES, 32) + nonce
+    sealed = AESGCM(secret).encrypt(nonce, pkt[44:], head)
+    return head + sealed[-16:] + sealed[:-16]
+
+
 def rewrite(rule, pkt, key):
     if len(pkt) < 44 or struct.unpack_from("<H", pkt, 0)[0] != TLV_TENANT:
         return pkt
     size = struct.unpack_from("<H", pkt, 2)[0]
     if rule == "steering2" and size == 40 and pkt[36] == 2:
         return reseal(pkt, pkt[:36] + b"\x01" + pkt[37:], key, 40)
+    if rule == "none_ok" and size == 40:
+        return as_key_mode(pkt, key)
     if rule == "tenant44" and size == 44:
         return reseal(pkt, pkt[:2] + struct.pack("<H", 40) + pkt[4:40] + pkt[44:], key, 44)
     return pkt
@@ -59,7 +77,7 @@ def rewrite(rule, pkt, key):
 
 def main():
     rule, delegate = sys.argv[1], sys.argv[2:]
-    if rule not in ("steering2", "tenant44"):
+    if rule not in ("steering2", "tenant44", "none_ok"):
         sys.exit(f"broken_adapter.py: unknown rule {rule}")
     worker = subprocess.Popen(delegate, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     key = None

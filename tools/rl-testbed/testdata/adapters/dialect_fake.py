@@ -3,6 +3,7 @@
 told to, answering each vector request from the dialect files' recorded answers.
 
 usage: dialect_fake.py DIALECT_DIR [AREA=VARIANT ...] [reject_all] [unsupported=AREA] [set:FIELD=JSON]
+                      [at_key:AREA] [refuse_v1_keys]
 
 AREA=VARIANT picks the variant the fake speaks in that area (every other area: the spec). For a
 request the fake gathers every dialect test with that kind and input whose variant is its pick
@@ -13,6 +14,9 @@ layout it does not speak) is refused as malformed.
   reject_all        every request answered "rejected" with no class
   unsupported=AREA  the first test of AREA answered "unsupported" (reason "not in this build")
   set:FIELD=JSON    every accepted output that has FIELD gives JSON instead (a client no variant describes)
+  at_key:AREA       every test of AREA refused with "stage": "key" (a client that cannot take its keys)
+  refuse_v1_keys    an api_key request for a version-1 key of the byte_order tests refused as "length"
+                    (a client with another key layout: its builders still take the keys they are given)
 """
 import glob
 import json
@@ -24,8 +28,9 @@ KINDS = ("tracker_id", "bucket_id", "api_key", "rate_request_packet", "latency_r
 
 
 def load(directory):
-    """(kind, canonical input) -> [(area, variant, {under area: variant}, expected)]; first input per area."""
-    table, first = {}, {}
+    """(kind, canonical input) -> [(area, variant, {under area: variant}, expected)]; first input per area;
+    every input per area."""
+    table, first, inputs = {}, {}, {}
     for path in sorted(glob.glob(os.path.join(directory, "*.json"))):
         with open(path, encoding="utf-8") as fh:
             doc = json.load(fh)
@@ -41,7 +46,8 @@ def load(directory):
             key = (doc["kind"], json.dumps(t["input"], sort_keys=True))
             table.setdefault(key, []).append((area, variant, under, t["expected"]))
             first.setdefault(area, key)
-    return table, first
+            inputs.setdefault(area, set()).add(key)
+    return table, first, inputs
 
 
 def consistent(entries, picks, own_variant):
@@ -71,10 +77,14 @@ def answer(entries, picks):
 
 
 def main():
-    table, first = load(sys.argv[1])
-    picks, reject_all, unsupported, forced = {}, False, None, {}
+    table, first, inputs = load(sys.argv[1])
+    picks, reject_all, unsupported, forced, at_key, v1_keys = {}, False, None, {}, set(), set()
     for arg in sys.argv[2:]:
-        if arg.startswith("set:"):
+        if arg.startswith("at_key:"):
+            at_key |= inputs[arg[7:]]
+        elif arg == "refuse_v1_keys":
+            v1_keys = {k for k in inputs["byte_order"] if k[0] == "api_key"}
+        elif arg.startswith("set:"):
             field, value = arg[4:].split("=", 1)
             forced[field] = json.loads(value)
         elif arg == "reject_all":
@@ -96,6 +106,10 @@ def main():
             key = (req["kind"], json.dumps(req["input"], sort_keys=True))
             if key == unsupported:
                 out = {"status": "unsupported", "reason": "not in this build"}
+            elif key in at_key:
+                out = {"status": "rejected", "error": "length", "stage": "key", "reason": "not a key it reads"}
+            elif key in v1_keys:
+                out = {"status": "rejected", "error": "length", "reason": "not a key it reads"}
             else:
                 out = answer(table.get(key, []), picks)
                 for field, value in forced.items():

@@ -10,6 +10,7 @@ usage: reject_all.py [MODE]
   bad_stage  every rejection says "stage": "parsing" (no such step)
   truncate   every rate_request_packet accepted as a 1200-byte datagram
   bad_class  every rejection says "error": "checksum" (no such class)
+  malformed_at_response  every rejection says "error": "malformed", "stage": "response"
 """
 import json
 import sys
@@ -23,7 +24,10 @@ for line in sys.stdin:
         ans = {"protocol": "ratelimitly-adapter/1", "client": {"name": "reject-all " + MODE, "version": "0"},
                "capabilities": {"vector_kinds": kinds}}
     else:
-        ans = {"status": "rejected", "error": "checksum" if MODE == "bad_class" else None, "reason": "refused"}
+        ans = {"status": "rejected", "error": {"bad_class": "checksum", "malformed_at_response": "malformed"}.get(MODE),
+               "reason": "refused"}
+        if MODE == "malformed_at_response":
+            ans["stage"] = "response"
         if MODE in ("at_key", "bad_stage"):
             ans["stage"] = "key" if MODE == "at_key" else "parsing"
         if MODE == "truncate" and req.get("kind") == "rate_request_packet":
