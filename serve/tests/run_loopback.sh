@@ -140,8 +140,10 @@ check "skew=-10000: the request is stale for this server" [ "$out" = "failed: RC
 check "skew=-10000: logged as drop_stale with the time_stamp named" [ "$(count_log "$tmp/timed.log" "e.get('verdict')=='drop_stale' and e['reason'].startswith('tenant TLV: time_stamp ') and 'freshness_ms' in e['reason']")" -ge 1 ]
 stop_serve timed
 
+# Server 1 delays its replies by 250 ms: the client's replay (about 1 U = 100 ms after the
+# request) meets the first reply still queued, whatever the machine's load.
 start_serve capped --tenant "$key" --log - --rate-cap 2 --memory-cap 4 --max-pending 1 \
-    --server port=0 --server port=0,delay=fixed:100
+    --server port=0 --server port=0,delay=fixed:250
 check "--memory-cap 4: dedup capacity lowered to 3 MiB / 2 servers / 1400 bytes" [ "$(dedup_capacity capped 0)" = 1123 ]
 "$host" --count 3 "$key" "$(server_id capped 0)@127.0.0.1:$(server_port capped 0)" >"$tmp/capped.host"
 out=$(sed -n 1p "$tmp/capped.host")
