@@ -9,13 +9,7 @@
 # the closing line "N passed, N failed, N skipped"; a client without error
 # classes is judged on its behaviour.
 set -u
-bin=$1
-cadapter=$2
-src=$(cd "$3" && pwd)
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
-. "$(dirname "$0")/cli_lib.sh"
-cd "$src" || exit 1
+. "$(dirname "$0")/adapter_lib.sh"
 py="python3 $src/conformance/adapters/python/rl_adapter.py"
 fake="python3 $src/tools/rl-testbed/testdata/adapters/fake_adapter.py"
 one="$src/vectors/bucket_id.json"

@@ -12,13 +12,7 @@
 # values; a client that supports one kind only gets "unsupported" for the
 # other areas; the dialect files are what their generator writes.
 set -u
-bin=$1
-cadapter=$2
-src=$(cd "$3" && pwd)
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
-. "$(dirname "$0")/cli_lib.sh"
-cd "$src" || exit 1
+. "$(dirname "$0")/adapter_lib.sh"
 py="$src/conformance/adapters/python/rl_adapter.py"
 fake="python3 $src/tools/rl-testbed/testdata/adapters/fake_adapter.py"
 all_spec="dialect: 12 areas spec, 0 variant, 0 none, 0 partial, 0 unsupported"

@@ -17,13 +17,7 @@
 # The failing tcIds are checked to be the vectors whose comment names the rule,
 # so a regenerated file that moves them is a clear failure, not a silent pass.
 set -u
-bin=$1
-cadapter=$2
-src=$(cd "$3" && pwd)
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
-. "$(dirname "$0")/cli_lib.sh"
-cd "$src" || exit 1
+. "$(dirname "$0")/adapter_lib.sh"
 broken="/usr/bin/python3 $src/tools/rl-testbed/testdata/adapters/broken_adapter.py"
 
 # failing: the failing vector tests (file#tcId) and cases (file[mode]) of the last --quiet run, sorted.

@@ -8,13 +8,7 @@
 # which nothing ran fails; JUnit and --json name files relative to the data
 # directory. Expected lines are written from ADAPTER.md, not from a run.
 set -u
-bin=$1
-cadapter=$2
-src=$(cd "$3" && pwd)
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
-. "$(dirname "$0")/cli_lib.sh"
-cd "$src" || exit 1
+. "$(dirname "$0")/adapter_lib.sh"
 rej="python3 $src/tools/rl-testbed/testdata/adapters/reject_all.py"
 fake="python3 $src/tools/rl-testbed/testdata/adapters/fake_adapter.py"
 three="vectors/rate_request_packet.json vectors/rate_response.json vectors/latency_report_packet.json"
