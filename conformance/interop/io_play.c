@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conf_policy_json.h"
 #include "io_int.h"
 #include "vec_json.h"
 #include "vec_kinds.h"
@@ -17,25 +18,6 @@
 #define GRACE_MS 60u          /* observation after the horizon H and after the decision */
 #define LATE_ANSWER_MS 5000u  /* the check's answer may come this long after t0 + H */
 #define REPORT_WAIT_MS 1500u
-
-static json_t *schedule_json(const r_ha_schedule_t *s)
-{
-    static const char *const kinds[] = {"fixed", "linear", "exponential"};
-    return json_pack("{s:s, s:I, s:I, s:I, s:I}", "kind", kinds[s->kind % 3], "initial_units",
-                     (json_int_t)s->initial_units, "max_units", (json_int_t)s->max_units, "linear_step_units",
-                     (json_int_t)(s->kind == R_HA_SCHEDULE_LINEAR ? s->growth.linear_step_units : 0),
-                     "exponential_factor",
-                     (json_int_t)(s->kind == R_HA_SCHEDULE_EXPONENTIAL ? s->growth.exponential_factor : 0));
-}
-
-static json_t *policy_json(const r_request_policy_t *p)
-{
-    return json_pack("{s:I, s:I, s:o, s:o, s:I, s:I, s:b}", "unit_ms", (json_int_t)p->unit_ms, "replay_count",
-                     (json_int_t)p->replay_count, "replay_gap", schedule_json(&p->replay_gap), "preference",
-                     schedule_json(&p->preference), "final_receive_units", (json_int_t)p->final_receive_units,
-                     "final_preference_units", (json_int_t)p->final_preference_units, "completion_delivery",
-                     p->completion_delivery);
-}
 
 static json_t *create_msg(const io_run_t *run)
 {
@@ -49,7 +31,7 @@ static json_t *create_msg(const io_run_t *run)
                                                  "server_id", id));
     }
     json_t *m = json_pack("{s:s, s:s, s:o, s:o}", "op", "create", "key", run->c.key, "servers", servers, "policy",
-                          policy_json(&run->c.policy));
+                          conf_policy_json(&run->c.policy));
     if (run->c.has_preset)
         json_object_set_new(m, "preset", json_string(presets[run->c.preset % 5]));
     return m;
