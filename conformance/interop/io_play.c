@@ -19,6 +19,16 @@
 #define LATE_ANSWER_MS 5000u  /* the check's answer may come this long after t0 + H */
 #define REPORT_WAIT_MS 1500u
 
+/* An event is due at its time, or when its server received its first
+ * datagram if that came later (a server cannot answer before). */
+static uint64_t script_due(const io_run_t *run, int server, uint64_t due)
+{
+    for (size_t i = 0; i < run->n_rx; i++)
+        if (run->rx[i].server == server)
+            return run->rx[i].at_us > due ? run->rx[i].at_us : due;
+    return due;
+}
+
 static json_t *create_msg(const io_run_t *run)
 {
     static const char *const presets[] = {"default", "api_md", "strict_oldest", "oldest_preferred", "fastest_valid"};
@@ -127,7 +137,10 @@ static void observe(io_run_t *run, io_driver_t *d, const io_event_t *ev, size_t 
             if (sent[i] || !run->servers[ev[i].server].has_peer)
                 continue;
             if (now >= due) {
+                size_t before = run->n_tx;
                 io_servers_send(run, &ev[i]);
+                if (run->n_tx > before)
+                    run->tx[before].due_us = script_due(run, ev[i].server, due);
                 sent[i] = true;
             } else if (due < wake) {
                 wake = due;
