@@ -32,8 +32,8 @@ function create(msg) {
         .map((s) => ({ ip: s.address, port: s.port,
             serverId: client._parseServerIdFromTarget(`s-${s.server_id}.interop.invalid`) }))
         .filter((s) => s.serverId !== null)
-        .sort((a, b) => rl.RClient.serverStartSecondsFromId(a.serverId) - rl.RClient.serverStartSecondsFromId(b.serverId) ||
-            a.serverId - b.serverId);
+        .sort((a, b) => rl.RClient.serverStartSecondsFromId(a.serverId) -
+            rl.RClient.serverStartSecondsFromId(b.serverId) || a.serverId - b.serverId);
     client.lastDnsRefresh = Date.now();
     return client;
 }
@@ -49,7 +49,8 @@ async function check(client, msg) {
         return { ok: true, decision: result.success ? 'allowed' : 'denied', server_id: String(result.serverId),
             at_ms: Date.now() };
     } catch (err) { // TimeoutError at the horizon, or a send error: the client's failure outcome
-        return { ok: true, decision: 'failed', server_id: null, at_ms: Date.now(), error: `${err.name}: ${err.message}` };
+        return { ok: true, decision: 'failed', server_id: null, at_ms: Date.now(),
+            error: `${err.name}: ${err.message}` };
     }
 }
 
