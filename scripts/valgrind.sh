@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every cmocka unit-test executable (core, simulator, serve, vector and
-# case runner engines) under valgrind memcheck; any error or definite/indirect
+# case runner engines, interop engine) under valgrind memcheck; any error or definite/indirect
 # leak fails the run.
 # usage: scripts/valgrind.sh [BUILD_DIR]   (default build/default, already built)
 set -euo pipefail
@@ -13,7 +13,7 @@ passed=0
 failed=0
 for t in "$build"/core/tests/test_* "$build"/core/tests/runtime/test_* "$build"/sim/sim_test_* \
     "$build"/serve/tests/serve_test_* "$build"/vectors/runner/tests/test_* \
-    "$build"/conformance/runner/tests/test_*; do
+    "$build"/conformance/runner/tests/test_* "$build"/conformance/interop/test_*; do
     [ -x "$t" ] && [ -f "$t" ] || continue
     log="$(mktemp)"
     if valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite,indirect \

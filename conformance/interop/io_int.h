@@ -21,6 +21,7 @@
 #define IO_EARLY_MS 10u     /* timing checks: this much before the spec's time is accepted ... */
 #define IO_LATE_PERCENT 40u /* ... and this share of U after it */
 #define IO_TOL_TEXT "10 ms/+40% of" /* the two above, for the report */
+#define IO_SCRIPT_SLACK_MS 5u /* a scripted datagram sent later than this after its time: the testbed was late */
 #define IO_MAX_RX 512u       /* datagrams recorded per run */
 #define IO_MAX_TX 256u       /* datagrams the servers sent per run */
 #define IO_MAX_ROWS 16u
@@ -75,6 +76,7 @@ typedef struct {
 /* One datagram a server sent. */
 typedef struct {
     uint64_t at_us;
+    uint64_t due_us;       /* when the script wanted it sent (its time, or its server's first request); 0 unknown */
     int server;
     bool valid;            /* a valid response (allow or deny) */
     char what[32];         /* "response", "invalid:bad_tag", "downgraded", ... */
@@ -165,6 +167,10 @@ void io_judge(io_run_t *run, io_rows_t *rows);
  * testbed's own servers) moves every later datagram and can change the
  * selection too, so such a run is rerun once before it fails (project). */
 bool io_rows_timing_affected(const io_rows_t *rows);
+/* Whether the testbed itself sent a scripted datagram more than
+ * IO_SCRIPT_SLACK_MS after its time (a loaded machine): the run does not judge
+ * the client fairly. True with why ("A's response 14.5 ms late") for the first. */
+bool io_script_late(const io_run_t *run, char *why, size_t cap);
 
 /* io_play.c: one run of a case; false with err when it could not be set up. */
 bool io_play(io_run_t *run, const char *driver, char *err, size_t cap);

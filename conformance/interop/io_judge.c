@@ -374,3 +374,17 @@ bool io_rows_timing_affected(const io_rows_t *rows)
             return true;
     return false;
 }
+
+bool io_script_late(const io_run_t *run, char *why, size_t cap)
+{
+    for (size_t i = 0; i < run->n_tx; i++) {
+        const io_tx_t *t = &run->tx[i];
+        if (t->due_us != 0 && t->at_us > t->due_us + IO_SCRIPT_SLACK_MS * 1000u) {
+            uint64_t late = t->at_us - t->due_us;
+            vec_format(why, cap, "the testbed sent %s's %s %llu.%llu ms after its time", run->c.server_names[t->server],
+                       t->what, (unsigned long long)(late / 1000u), (unsigned long long)(late % 1000u / 100u));
+            return true;
+        }
+    }
+    return false;
+}

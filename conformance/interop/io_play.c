@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conf_policy_json.h"
 #include "io_int.h"
 #include "vec_json.h"
 #include "vec_kinds.h"
@@ -18,23 +19,14 @@
 #define LATE_ANSWER_MS 5000u  /* the check's answer may come this long after t0 + H */
 #define REPORT_WAIT_MS 1500u
 
-static json_t *schedule_json(const r_ha_schedule_t *s)
+/* An event is due at its time, or when its server received its first
+ * datagram if that came later (a server cannot answer before). */
+static uint64_t script_due(const io_run_t *run, int server, uint64_t due)
 {
-    static const char *const kinds[] = {"fixed", "linear", "exponential"};
-    return json_pack("{s:s, s:I, s:I, s:I, s:I}", "kind", kinds[s->kind % 3], "initial_units",
-                     (json_int_t)s->initial_units, "max_units", (json_int_t)s->max_units, "linear_step_units",
-                     (json_int_t)(s->kind == R_HA_SCHEDULE_LINEAR ? s->growth.linear_step_units : 0),
-                     "exponential_factor",
-                     (json_int_t)(s->kind == R_HA_SCHEDULE_EXPONENTIAL ? s->growth.exponential_factor : 0));
-}
-
-static json_t *policy_json(const r_request_policy_t *p)
-{
-    return json_pack("{s:I, s:I, s:o, s:o, s:I, s:I, s:b}", "unit_ms", (json_int_t)p->unit_ms, "replay_count",
-                     (json_int_t)p->replay_count, "replay_gap", schedule_json(&p->replay_gap), "preference",
-                     schedule_json(&p->preference), "final_receive_units", (json_int_t)p->final_receive_units,
-                     "final_preference_units", (json_int_t)p->final_preference_units, "completion_delivery",
-                     p->completion_delivery);
+    for (size_t i = 0; i < run->n_rx; i++)
+        if (run->rx[i].server == server)
+            return run->rx[i].at_us > due ? run->rx[i].at_us : due;
+    return due;
 }
 
 static json_t *create_msg(const io_run_t *run)
@@ -49,7 +41,7 @@ static json_t *create_msg(const io_run_t *run)
                                                  "server_id", id));
     }
     json_t *m = json_pack("{s:s, s:s, s:o, s:o}", "op", "create", "key", run->c.key, "servers", servers, "policy",
-                          policy_json(&run->c.policy));
+                          conf_policy_json(&run->c.policy));
     if (run->c.has_preset)
         json_object_set_new(m, "preset", json_string(presets[run->c.preset % 5]));
     return m;
@@ -145,7 +137,10 @@ static void observe(io_run_t *run, io_driver_t *d, const io_event_t *ev, size_t 
             if (sent[i] || !run->servers[ev[i].server].has_peer)
                 continue;
             if (now >= due) {
+                size_t before = run->n_tx;
                 io_servers_send(run, &ev[i]);
+                if (run->n_tx > before)
+                    run->tx[before].due_us = script_due(run, ev[i].server, due);
                 sent[i] = true;
             } else if (due < wake) {
                 wake = due;

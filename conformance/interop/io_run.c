@@ -91,13 +91,22 @@ static void count_severity(io_state_t *st, const io_rows_t *rows)
                 st->by_severity[s]++;
 }
 
-/* One run of ic bound to mode and family, rerun once when a timing check failed. */
+static bool has_failure(const io_rows_t *rows)
+{
+    for (size_t i = 0; i < rows->n; i++)
+        if (!rows->rows[i].pass)
+            return true;
+    return false;
+}
+
+/* One run of ic bound to mode and family, rerun once when a timing check
+ * failed or the testbed sent a scripted datagram late (io_script_late). */
 static void run_once(io_state_t *st, const io_case_t *ic, r_auth_type_t mode, bool v6)
 {
     vec_report_t *r = &st->report;
     io_run_t *run = NULL;
     io_rows_t first, rows;
-    char shown[VJ_PATH_MAX], err[256] = "";
+    char shown[VJ_PATH_MAX], err[256] = "", late[160] = "", first_late[160] = "";
     bool rerun = false;
     vec_case_t verdict;
     memset(&verdict, 0, sizeof verdict);
@@ -127,9 +136,12 @@ static void run_once(io_state_t *st, const io_case_t *ic, r_auth_type_t mode, bo
         if (!io_play(run, st->opt->driver, err, sizeof err))
             break;
         io_judge(run, &rows);
-        if (attempt == 1 || !io_rows_timing_affected(&rows))
+        late[0] = '\0';
+        bool script_late = io_script_late(run, late, sizeof late) && has_failure(&rows);
+        if (attempt == 1 || !(script_late || io_rows_timing_affected(&rows)))
             break;
         first = rows;
+        vec_format(first_late, sizeof first_late, "%s", late);
         rerun = true;
     }
     vec_format(verdict.name, sizeof verdict.name, "%s[%s,%s]", ic->c.id, run->mode, v6 ? "ipv6" : "ipv4");
@@ -142,10 +154,14 @@ static void run_once(io_state_t *st, const io_case_t *ic, r_auth_type_t mode, bo
         rows.n = 0;
     }
     for (size_t i = 0; i < first.n && rerun; i++)
-        if (!first.rows[i].pass && first.rows[i].timing) {
+        if (!first.rows[i].pass && (first.rows[i].timing || first_late[0] != '\0')) {
             char d[VEC_MSG_MAX];
-            vec_format(d, sizeof d, "first run failed a timing check (%s: %s); rerun once", first.rows[i].name,
-                       first.rows[i].detail);
+            if (first_late[0] != '\0')
+                vec_format(d, sizeof d, "first run failed (%s: %s) after %s (a loaded machine); rerun once",
+                           first.rows[i].name, first.rows[i].detail, first_late);
+            else
+                vec_format(d, sizeof d, "first run failed a timing check (%s: %s); rerun once", first.rows[i].name,
+                           first.rows[i].detail);
             vec_report_row(r, "rerun", true, d);
             break;
         }
@@ -159,8 +175,8 @@ static void run_once(io_state_t *st, const io_case_t *ic, r_auth_type_t mode, bo
                        x->timing ? "; tolerance -" IO_TOL_TEXT " U" : "");
         if (!x->pass && verdict.pass) {
             verdict.pass = false;
-            vec_format(verdict.detail, sizeof verdict.detail, "%s (%s): %s%s", x->name, x->severity, x->detail,
-                       rerun ? " (after one rerun)" : "");
+            vec_format(verdict.detail, sizeof verdict.detail, "%s (%s): %s%s%s%s", x->name, x->severity, x->detail,
+                       rerun ? " (after one rerun)" : "", late[0] != '\0' ? "; " : "", late);
         }
         vec_report_row(r, x->name, x->pass, d);
     }

@@ -2,6 +2,8 @@
  * conformance/ADAPTER.md "HA cases"). */
 #include "conf_remote.h"
 
+#include "conf_policy_json.h"
+
 #include "vec_leak.h"
 
 #include <inttypes.h>
@@ -22,28 +24,6 @@ static const char *const preset_names[] = {"default", "api_md", "strict_oldest",
 static json_t *dec(uint64_t x)
 {
     return vec_json_dec_u64(x);
-}
-
-static json_t *schedule_json(const r_ha_schedule_t *s)
-{
-    const char *kind = s->kind == R_HA_SCHEDULE_FIXED    ? "fixed"
-                       : s->kind == R_HA_SCHEDULE_LINEAR ? "linear"
-                       : s->kind == R_HA_SCHEDULE_EXPONENTIAL ? "exponential"
-                                                               : "unknown";
-    uint32_t step = s->kind == R_HA_SCHEDULE_LINEAR ? s->growth.linear_step_units : 0;
-    uint32_t factor = s->kind == R_HA_SCHEDULE_EXPONENTIAL ? s->growth.exponential_factor : 0;
-    return json_pack("{s:s, s:I, s:I, s:I, s:I}", "kind", kind, "initial_units", (json_int_t)s->initial_units,
-                     "max_units", (json_int_t)s->max_units, "linear_step_units", (json_int_t)step,
-                     "exponential_factor", (json_int_t)factor);
-}
-
-static json_t *policy_json(const r_request_policy_t *p)
-{
-    return json_pack("{s:I, s:I, s:o, s:o, s:I, s:I, s:b}", "unit_ms", (json_int_t)p->unit_ms, "replay_count",
-                     (json_int_t)p->replay_count, "replay_gap", schedule_json(&p->replay_gap), "preference",
-                     schedule_json(&p->preference), "final_receive_units", (json_int_t)p->final_receive_units,
-                     "final_preference_units", (json_int_t)p->final_preference_units, "completion_delivery",
-                     p->completion_delivery);
 }
 
 /* The request in the shape of the rate_request_packet vector input (ids, not names). */
@@ -90,7 +70,7 @@ static json_t *create_json(const conf_case_t *c)
     for (size_t i = 0; i < sizeof rnd; i++)
         rnd[i] = (uint8_t)(i * 151u + 7u); /* deterministic; distinct enough for unique_id and nonce */
     json_t *req = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "op", "ha_create", "case", c->id, "key",
-                            c->key, "policy", policy_json(&c->policy), "servers", servers, "t0_ms", dec(CONF_T0_MS),
+                            c->key, "policy", conf_policy_json(&c->policy), "servers", servers, "t0_ms", dec(CONF_T0_MS),
                             "random_hex", vec_json_hex(rnd, sizeof rnd), "send_failures", failures, "request",
                             request_json(c));
     if (c->has_preset)

@@ -8,8 +8,9 @@
 #   CLIENT      python | c | js
 #   CHECKOUT    a checkout of ratelimitly-com/rl-python-client, rl-c-client or
 #               rl-js-client (for c: built with the client's own `make librclient.a`)
-#   SUBCOMMAND  vectors (default), conformance, dialect, or interop (python only:
-#               python/rl_python_client_interop.py as the driver, docs/interop.md)
+#   SUBCOMMAND  vectors (default), conformance, dialect, or interop (python and js:
+#               python/rl_python_client_interop.py or js/rl_js_client_interop.js
+#               as the driver, docs/interop.md)
 #
 # Environment: RL_TESTBED (default build/default/tools/rl-testbed/rl-testbed
 # of this tree), CC (default cc), RL_ADAPTER_TRANSLATE_KEYS=1 (c and python:
@@ -28,7 +29,7 @@ checkout=$(cd "$2" 2>/dev/null && pwd) || { echo "$0: $2: not a directory" >&2; 
 shift 2
 sub=vectors
 case ${1:-} in vectors|conformance|dialect|interop) sub=$1; shift ;; esac
-[ "$sub" != interop ] || [ "$client" = python ] || { echo "$0: interop: only the python client has a driver here" >&2; exit 2; }
+[ "$sub" != interop ] || [ "$client" != c ] || { echo "$0: interop: the c client has no driver here" >&2; exit 2; }
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -62,6 +63,7 @@ js)
     RL_JS_CLIENT=$checkout
     export RL_JS_CLIENT
     cmd="node '$here/js/rl_js_client_adapter.js'"
+    [ "$sub" != interop ] || cmd="node '$here/js/rl_js_client_interop.js'"
     ;;
 *) usage ;;
 esac

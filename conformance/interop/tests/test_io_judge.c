@@ -278,6 +278,31 @@ static void test_response_auth_unanswered_selection_fails(void **state)
     assert_string_equal(find(&rows, "response_auth")->severity, "security");
 }
 
+/* project (docs/interop.md "Timing"): a scripted response sent 5.1 ms after its
+ * time makes the run unfair to the client (rerun once), named with the delay. */
+static void test_script_late_beyond_slack_named(void **state)
+{
+    fixture_t *f = *state;
+    char why[160] = "";
+    good_run(&f->run);
+    f->run.tx[0].due_us = T0 + 15000 - 5100;
+    assert_true(io_script_late(&f->run, why, sizeof why));
+    assert_string_equal(why, "the testbed sent A's response 5.1 ms after its time");
+}
+
+/* project: 5 ms late is within the slack; a datagram with no known time is never late. */
+static void test_script_late_within_slack_not_late(void **state)
+{
+    fixture_t *f = *state;
+    char why[160] = "";
+    good_run(&f->run);
+    f->run.tx[0].due_us = T0 + 15000 - 5000;
+    assert_false(io_script_late(&f->run, why, sizeof why));
+    f->run.tx[0].due_us = 0;
+    assert_false(io_script_late(&f->run, why, sizeof why));
+    assert_string_equal(why, "");
+}
+
 /* r-client.md 9.3.1: H = U * (sum B(k) + F) for each schedule kind. */
 static void test_horizon_per_schedule_kind(void **state)
 {
@@ -314,6 +339,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_completion_missing_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_key_material_run_of_eight_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_response_auth_unanswered_selection_fails, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_script_late_beyond_slack_named, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_script_late_within_slack_not_late, setup, teardown),
         cmocka_unit_test(test_horizon_per_schedule_kind),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
