@@ -35,6 +35,9 @@ typedef struct {
     vj_err_t err;            /* BAD_INPUT */
     const json_t *unproduced; /* ACCEPTED from an adapter: top-level output fields its client declared it
                                  does not produce (array of strings, borrowed); NULL: none */
+    char undeclared[160];    /* a key test whose key format or auth mode the adapter's client declared
+                                it does not take: a valid test is skipped (the key cannot be accepted),
+                                an invalid one is still judged; "" otherwise */
 } vec_run_t;
 
 /* input: the test's `input` object (already checked to be an object);
