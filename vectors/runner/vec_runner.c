@@ -152,10 +152,22 @@ static void name_truncation(const json_t *actual, const json_t *test, vec_case_t
     for (size_t i = 0; i < json_array_size(flags); i++)
         capacity = capacity || vj_string_is(json_array_get(flags, i), "Capacity");
     if (capacity && hex != NULL) {
-        size_t n = strlen(c->detail);
-        vec_format(c->detail + n, sizeof c->detail - n,
-                   "; the oversized request was truncated to a %zu-byte datagram instead of refused",
-                   strlen(hex) / 2u);
+        /* wire_protocol.md: a datagram is at most 1200 bytes; one of exactly that size
+         * built from a request that does not fit was cut short, a smaller one may be
+         * the whole request in another layout (a dialect), a larger one breaks the limit */
+        size_t n = strlen(c->detail), len = strlen(hex) / 2u;
+        char *at = c->detail + n;
+        size_t room = sizeof c->detail - n;
+        if (len == 1200u)
+            vec_format(at, room, "; the oversized request was truncated to a 1200-byte datagram instead of refused");
+        else if (len > 1200u)
+            vec_format(at, room, "; the oversized request was sent as a %zu-byte datagram, above the 1200-byte limit",
+                       len);
+        else
+            vec_format(at, room,
+                       "; the oversized request was accepted and sent as a %zu-byte datagram (in another layout, "
+                       "or cut short) instead of refused",
+                       len);
     }
 }
 

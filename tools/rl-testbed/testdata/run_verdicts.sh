@@ -58,6 +58,11 @@ expect "a class that is no class is named, with the classes" 1 out \
 expect "a truncated oversized request is named" 1 out \
     "  40       invalid  FAIL   expected invalid, accepted (expected error \"range\"); the oversized request was truncated to a 1200-byte datagram instead of refused [test: none: 41 resources (1204 bytes)]" -- \
     vectors --client "$rej truncate" vectors/rate_request_packet.json
+# A shorter datagram may be the whole request in another layout: not called truncated
+# (wire_protocol.md: only a 1200-byte datagram built from a larger request was cut short).
+expect "an oversized request sent shorter is not called truncated" 1 out \
+    "  40       invalid  FAIL   expected invalid, accepted (expected error \"range\"); the oversized request was accepted and sent as a 1100-byte datagram (in another layout, or cut short) instead of refused [test: none: 41 resources (1204 bytes)]" -- \
+    vectors --client "$rej shorter" vectors/rate_request_packet.json
 expect "failures grouped by severity" 1 out \
     "    vectors/rate_response.json 28: refused at the key; the test is about the response (refused) [test: none: cookie auth TLV for a none key]" -- \
     vectors --quiet --client "$rej at_key" vectors/rate_response.json

@@ -9,6 +9,7 @@ usage: reject_all.py [MODE]
   misspelled hello declares the kind "bucketid"
   bad_stage  every rejection says "stage": "parsing" (no such step)
   truncate   every rate_request_packet accepted as a 1200-byte datagram
+  shorter    every rate_request_packet accepted as a 1100-byte datagram (another layout)
   bad_class  every rejection says "error": "checksum" (no such class)
   malformed_at_response  every rejection says "error": "malformed", "stage": "response"
 """
@@ -30,7 +31,7 @@ for line in sys.stdin:
             ans["stage"] = "response"
         if MODE in ("at_key", "bad_stage"):
             ans["stage"] = "key" if MODE == "at_key" else "parsing"
-        if MODE == "truncate" and req.get("kind") == "rate_request_packet":
-            ans = {"status": "accepted", "output": {"packet_hex": "00" * 1200}}
+        if MODE in ("truncate", "shorter") and req.get("kind") == "rate_request_packet":
+            ans = {"status": "accepted", "output": {"packet_hex": "00" * (1200 if MODE == "truncate" else 1100)}}
     ans["id"] = req["id"]
     print(json.dumps(ans), flush=True)
