@@ -29,6 +29,8 @@ typedef struct {
     char note[VEC_MSG_MAX];       /* the file's note for this flag */
     char first_miss[VEC_MSG_MAX]; /* the first test of this variant the client did not answer as it */
     char first_unsupported[VEC_MSG_MAX];
+    bool off_layout;              /* written under a layout of another area the client does not hold:
+                                     left out of the verdict (apply_layouts) */
 } variant_t;
 
 typedef struct {
@@ -384,7 +386,7 @@ static const variant_t *closest_spec(const area_t *a)
     const variant_t *best = NULL;
     for (size_t i = 0; i < a->n_variants; i++) {
         const variant_t *v = &a->variants[i];
-        if (strcmp(v->name, "spec") == 0 && v->first_miss[0] != '\0' && (best == NULL || v->matched > best->matched))
+        if (!v->off_layout && strcmp(v->name, "spec") == 0 && v->first_miss[0] != '\0' && (best == NULL || v->matched > best->matched))
             best = v;
     }
     return best;
@@ -395,8 +397,13 @@ static judged_t judge_area(const area_t *a)
     judged_t j;
     memset(&j, 0, sizeof j);
     const variant_t *spec = NULL, *var = NULL;
+    const char *off_why = NULL;
     for (size_t i = 0; i < a->n_variants; i++) {
         const variant_t *v = &a->variants[i];
+        if (v->off_layout) {
+            off_why = off_why != NULL ? off_why : v->first_unsupported;
+            continue;
+        }
         j.tests += v->tests;
         j.unsupported += v->unsupported;
         if (j.unsupported_why == NULL && v->first_unsupported[0] != '\0')
@@ -412,12 +419,13 @@ static judged_t judge_area(const area_t *a)
     }
     if (j.tests == j.unsupported) {
         j.verdict = AREA_UNSUPPORTED;
+        j.unsupported_why = j.unsupported_why != NULL ? j.unsupported_why : off_why;
         return j;
     }
     j.hit = spec != NULL && var == NULL ? spec : spec == NULL && var != NULL && j.other == NULL ? var : NULL;
     for (size_t i = 0; i < a->n_variants; i++) { /* the spec's counts: under the hit's layout, or all */
         const variant_t *v = &a->variants[i];
-        if (strcmp(v->name, "spec") == 0 && (j.hit == NULL || strcmp(v->ctx, j.hit->ctx) == 0)) {
+        if (!v->off_layout && strcmp(v->name, "spec") == 0 && (j.hit == NULL || strcmp(v->ctx, j.hit->ctx) == 0)) {
             j.ok += v->matched;
             j.n += v->tests - v->unsupported;
         }
@@ -473,6 +481,51 @@ static void print_area(const area_t *ar, const judged_t *j)
     }
 }
 
+/* The variant an area was found to hold (spec, a variant or partial), "" when it is none or
+ * unsupported: judged once without the layout rule below. */
+static const char *held_variant(const dialect_t *d, const char *area)
+{
+    for (size_t i = 0; i < d->n_areas; i++) {
+        if (strcmp(d->areas[i].name, area) != 0)
+            continue;
+        judged_t j = judge_area(&d->areas[i]);
+        return j.verdict == AREA_SPEC || j.verdict == AREA_VARIANT || j.verdict == AREA_PARTIAL ? j.hit->name : "";
+    }
+    return "";
+}
+
+/* Tests written under a layout of another area that the client was found not to speak (the
+ * byte_order tests under the spec's key format, for a client that holds legacy_60) tell
+ * nothing about their own area: they become unsupported with that reason (project; an area is
+ * judged under the client's own layout of the others). One level: the other areas are judged
+ * without this rule. */
+static void apply_layouts(dialect_t *d)
+{
+    char held[MAX_AREAS][NAME_MAX_LEN];
+    for (size_t i = 0; i < d->n_areas; i++)
+        vec_format(held[i], sizeof held[i], "%s", held_variant(d, d->areas[i].name));
+    for (size_t i = 0; i < d->n_areas; i++) {
+        for (size_t k = 0; k < d->areas[i].n_variants; k++) {
+            variant_t *v = &d->areas[i].variants[k];
+            for (size_t o = 0; o < d->n_areas && v->ctx[0] != '\0'; o++) {
+                char pair[2 * NAME_MAX_LEN + 2];
+                vec_format(pair, sizeof pair, "%s %s", d->areas[o].name, held[o]);
+                bool names_area = false, names_held = strstr(v->ctx, pair) != NULL;
+                char prefix[NAME_MAX_LEN + 2];
+                vec_format(prefix, sizeof prefix, "%s ", d->areas[o].name);
+                for (const char *c = v->ctx; (c = strstr(c, prefix)) != NULL; c++)
+                    names_area = names_area || c == v->ctx || c[-1] == ' ';
+                if (held[o][0] == '\0' || !names_area || names_held)
+                    continue;
+                v->off_layout = true;
+                vec_format(v->first_unsupported, sizeof v->first_unsupported,
+                           "written under %s; the client holds %s %s", v->ctx, d->areas[o].name, held[o]);
+                break;
+            }
+        }
+    }
+}
+
 int dialect_run(const vec_file_list_t *files, rl_adapter_t *a)
 {
     dialect_t *d = calloc(1, sizeof *d);
@@ -483,6 +536,7 @@ int dialect_run(const vec_file_list_t *files, rl_adapter_t *a)
     vec_backend_t backend = vec_client_backend(a);
     for (size_t i = 0; i < files->n; i++)
         run_file(d, &files->files[i], &backend);
+    apply_layouts(d);
     unsigned counts[5] = {0, 0, 0, 0, 0}, partial_off_spec = 0;
     printf("dialect of %s %s\n  %-16s %-22s %s\n", a->name, a->version, "area", "client matches",
            "spec tests / what differs");
