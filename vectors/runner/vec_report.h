@@ -27,6 +27,9 @@ typedef struct {
     vec_severity_t severity; /* of a failure */
     char detail[VEC_MSG_MAX]; /* why it failed; empty on pass */
     double seconds;          /* time the test took (set by the report) */
+    bool wants_datagram;     /* a valid test whose expected output is a datagram (packet_hex) */
+    bool wants_silence;      /* a valid test whose expected output is {"sent": false} */
+    bool sent_datagram;      /* the client produced a datagram (packet_hex) for this test */
 } vec_case_t;
 
 /* Gates of a run beyond "nothing failed" (conformance/ADAPTER.md "Gates"). */

@@ -393,6 +393,9 @@ static bool run_test(const vec_report_t *r, const vec_kind_t *kind, const json_t
     else
         kind->run(input, &ip, &run);
     judge(kind, backend != NULL, want_valid, test, &tag, &ep, &run, c);
+    c->wants_datagram = want_valid && json_object_get(expected, "packet_hex") != NULL;
+    c->wants_silence = want_valid && json_is_false(json_object_get(expected, "sent"));
+    c->sent_datagram = run.status == VEC_RUN_ACCEPTED && json_object_get(run.actual, "packet_hex") != NULL;
     json_decref(run.actual);
     add_comment(test, c);
     return true;
@@ -522,6 +525,34 @@ static void vacuous_refusals(vec_case_t *cases, const bool *ran, size_t n)
     }
 }
 
+/* Sending nothing shows a filter only when the client sends at all: when a
+ * file has valid tests expecting a datagram that ran and the client produced
+ * a datagram in none of them, its passing {"sent": false} tests prove nothing
+ * (it may send nothing for any input) and are inconclusive (project, the
+ * same reasoning as vacuous_refusals; conformance/ADAPTER.md "Steps"). */
+static void vacuous_silences(vec_case_t *cases, const bool *ran, size_t n)
+{
+    size_t want_ran = 0, sent = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!ran[i] || cases[i].skipped || !cases[i].wants_datagram)
+            continue;
+        want_ran++;
+        sent += cases[i].sent_datagram;
+    }
+    if (want_ran == 0 || sent > 0)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        vec_case_t *c = &cases[i];
+        if (!ran[i] || c->skipped || c->inconclusive || !c->pass || !c->wants_silence)
+            continue;
+        c->inconclusive = true;
+        vec_format(c->detail, sizeof c->detail,
+                   "inconclusive: sent nothing, but the client sent no datagram in any of the %zu tests of this "
+                   "file that expect one, so not sending shows nothing about the rule",
+                   want_ran);
+    }
+}
+
 static void run_tests(vec_report_t *r, const vec_kind_t *kind, const json_t *tests, size_t n, tcid_set_t *seen)
 {
     vec_case_t *cases = calloc(n, sizeof *cases);
@@ -539,6 +570,7 @@ static void run_tests(vec_report_t *r, const vec_kind_t *kind, const json_t *tes
         cases[i].seconds = t1 > t0 ? t1 - t0 : 0.0;
     }
     vacuous_refusals(cases, ran, n);
+    vacuous_silences(cases, ran, n);
     for (size_t i = 0; i < n; i++) {
         if (ran[i])
             vec_report_case(r, &cases[i]);

@@ -85,6 +85,14 @@ no_row "refuse-all as malformed: no PASS row" PASS
 last_line "refuse-all as malformed: closing line" \
     "vectors: 0 passed, 85 failed, 125 inconclusive; failed by severity: security 0, decision 0, interop 85, convention 0"
 
+# A report call that never sends: its {"sent": false} tests (every report over
+# quota) prove nothing when it sent no datagram in any test expecting one
+# (project: vacuous silences, ADAPTER.md "Steps"; the same reasoning as refusals).
+expect "never sends: sending nothing for an over-quota report proves nothing" 1 out \
+    "  14       valid    INCONCLUSIVE inconclusive: sent nothing, but the client sent no datagram in any of the 23 tests of this file that expect one, so not sending shows nothing about the rule" -- \
+    vectors --client "$rej silent" vectors/latency_report_packet.json
+no_row "never sends: no PASS row" PASS
+
 # An HA case about the policy refused at submit: judged at the policy step too.
 ttl=conformance/cases/ttl_above_key_limit_rejected.json
 expect "HA submit refused at the policy" 0 out "conformance: 1 passed, 0 failed" -- \

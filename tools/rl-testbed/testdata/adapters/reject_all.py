@@ -12,6 +12,7 @@ usage: reject_all.py [MODE]
   shorter    every rate_request_packet accepted as a 1100-byte datagram (another layout)
   bad_class  every rejection says "error": "checksum" (no such class)
   malformed_at_response  every rejection says "error": "malformed", "stage": "response"
+  silent     every latency_report_packet accepted as {"sent": false} (a report call that never sends)
 """
 import json
 import sys
@@ -33,5 +34,7 @@ for line in sys.stdin:
             ans["stage"] = "key" if MODE == "at_key" else "parsing"
         if MODE in ("truncate", "shorter") and req.get("kind") == "rate_request_packet":
             ans = {"status": "accepted", "output": {"packet_hex": "00" * (1200 if MODE == "truncate" else 1100)}}
+        if MODE == "silent" and req.get("kind") == "latency_report_packet":
+            ans = {"status": "accepted", "output": {"sent": False}}
     ans["id"] = req["id"]
     print(json.dumps(ans), flush=True)
