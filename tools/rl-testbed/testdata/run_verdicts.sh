@@ -108,10 +108,15 @@ last_line "HA submit at the key: closing line, a wrong refusal is interop" \
 
 # --- key material on the wire: severity security -----------------------------------
 expect "AES key bytes in a built request" 1 out \
-    "  61       valid    FAIL   key material on the wire: the datagram carries 31 bytes of the AES key at offset 1164 [test: aes: 27 guards, no label (1164 bytes, most that fit)]" -- \
+    "  61       valid    FAIL   key material on the wire: the datagram carries 31 bytes of the AES key at offset 1164; and: tests[60].expected.packet_hex: want ..3a3a98a8 got ..3a3a98a8585cad2fdca8e0ac424fb63d.. (first difference at byte 1164; lengths 1164/1195 bytes) [test: aes: 27 guards, no label (1164 bytes, most that fit)]" -- \
     vectors --quiet --client "$fake leak_key $cadapter" vectors/rate_request_packet.json
 last_line "leaked keys counted as security" \
     "vectors: 54 passed, 40 failed; failed by severity: security 40, decision 0, interop 0, convention 0"
+# One difference does not hide another (project): a leak is named first and
+# the answer is still judged, so an oversized request accepted and sent short is named too.
+expect "a leak and an accepted oversized request, both named" 1 out \
+    "  60       invalid  FAIL   key material on the wire: the datagram carries 31 bytes of the AES key at offset 169; and: expected invalid, accepted (expected error \"range\"); the oversized request was accepted and sent as a 200-byte datagram (in another layout, or cut short) instead of refused [test: aes: 40 resources (1204 bytes)]" -- \
+    vectors --quiet --client "$fake leak_oversize $cadapter" vectors/rate_request_packet.json
 expect "cookie bytes outside the cookie TLV in an HA send" 1 out \
     "  secrets      FAIL   key material on the wire: adapter message 6: sends[0]: the datagram carries 31 bytes of the cookie at offset 156 outside the cookie TLV" -- \
     conformance --client "$fake ha_leak_key $cadapter" conformance/cases/rule4_oldest_selected_immediately.json

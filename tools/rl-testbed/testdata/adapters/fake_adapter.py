@@ -36,6 +36,8 @@ adapter command) once per request, then breaks the protocol as MODE says:
   no_preference_ms     ha_schedule output without preference_ms, declared in unproduced_fields
   leak_key     every built packet ends with 31 bytes of its key's secret
   ha_leak_key  HA cases through the delegate, every send ends with 31 bytes of the key's secret
+  leak_oversize  a request the delegate refuses as "range" is sent as a 200-byte datagram ending
+               with 31 bytes of its key's secret (two faults in one answer)
   ha_nonce_reuse       HA cases through the delegate, every AES-sealed send's nonce zeroed and its last
                        byte made the send's number: different datagrams under one nonce
   ha_submit_no_stage   HA cases through the delegate, "stage" dropped from a rejected submit
@@ -160,6 +162,10 @@ for line in sys.stdin:
         ans["status"] = "acepted"
     if mode == "leak_key" and "packet_hex" in ans.get("output", {}):
         ans["output"]["packet_hex"] += secret_tail(req["input"]["key"])
+    if (mode == "leak_oversize" and req.get("kind") == "rate_request_packet" and ans.get("status") == "rejected"
+            and ans.get("error") == "range"):
+        tail = secret_tail(req["input"]["key"])
+        ans = {"id": ans["id"], "status": "accepted", "output": {"packet_hex": "00" * (200 - len(tail) // 2) + tail}}
     if mode == "ha_leak_key":
         ha_key = req.get("key", ha_key)
         for send in ans.get("sends") or []:
