@@ -181,7 +181,7 @@ RCLIENT_API int r_runtime_client_rebind(r_runtime_client_t *runtime);
 typedef struct {
     uint64_t sendto_calls;       /* sendto(2) syscalls */
     uint64_t sendmmsg_calls;     /* sendmmsg(2) syscalls */
-    uint64_t recvfrom_calls;     /* recvfrom(2) syscalls, including the one that finds the socket empty */
+    uint64_t recvfrom_calls;     /* recvfrom(2) syscalls (none since receives are batched: recvmmsg_calls) */
     uint64_t datagrams_sent;
     uint64_t datagrams_received;
     uint64_t send_failures;      /* datagrams the kernel refused */
@@ -189,6 +189,7 @@ typedef struct {
     uint64_t noise_auth;         /* discarded RCLIENT_ERR_AUTH ingress (auth type, cookie) */
     uint64_t rebinds;            /* completed rebinds */
     uint64_t rebind_failures;    /* failed or deferred rebind attempts (old sockets kept) */
+    uint64_t recvmmsg_calls;     /* recvmmsg(2) syscalls: one per batch of up to 16 datagrams; a short batch ends the drain */
 } r_runtime_stats_t;
 
 /* Copy the counters. Returns RCLIENT_OK or RCLIENT_ERR_CONFIG (NULL). */
