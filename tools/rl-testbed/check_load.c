@@ -309,16 +309,20 @@ static void run(engine_t *e, r_runtime_client_t *rt, const check_cfg_t *cfg, con
     sc.start_us = mono_us();
     for (;;) {
         uint64_t wait = submit_due(e, &sc, rt, res, guards, 1000000u);
+        uint64_t decided = e->decided;
         wait = fire_deadlines(rt, e, wait);
         if (e->inflight == 0 && !more(&sc, mono_us())) {
             break;
+        }
+        if (e->decided != decided) {
+            continue; /* a deadline decided a request: its slot may take the next one at once */
         }
         if (e->inflight == 0 && wait == 0) {
             continue; /* closed loop after a failed submit, or the open loop is due now */
         }
         r_runtime_stats_t before;
         (void)r_runtime_client_stats(rt, &before);
-        uint64_t decided = e->decided;
+        decided = e->decided;
         poll_once(rt, e, wait, sc.next > cfg->warmup);
         r_runtime_stats_t after;
         (void)r_runtime_client_stats(rt, &after);
