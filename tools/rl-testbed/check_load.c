@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "check_load.h"
@@ -114,6 +115,12 @@ static void on_profile(const r_request_profile_t *p, void *user) {
     engine_t *e = user;
     size_t k = p->phase == R_PHASE_FINAL_RECEIVE ? R_CLIENT_HA_MAX_REPLAY_COUNT + 1 : p->round;
     e->r.rounds[k < R_CLIENT_HA_MAX_REPLAY_COUNT + 1 ? k : R_CLIENT_HA_MAX_REPLAY_COUNT + 1]++;
+}
+
+static double cpu_us(void) {
+    struct rusage ru;
+    (void)getrusage(RUSAGE_SELF, &ru);
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 + (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
 }
 
 static uint64_t mono_us(void) {
@@ -225,6 +232,7 @@ static void submit(engine_t *e, sched_t *sc, r_runtime_client_t *rt, const r_res
     if (sc->next == cfg->warmup) {
         sc->measure_us = intended;
         (void)r_runtime_client_stats(rt, &e->r.st); /* the baseline, subtracted at the end */
+        e->r.cpu_us = cpu_us();
     }
     sc->next++;
     uint32_t idx = e->free_list[--e->n_free];
@@ -331,6 +339,7 @@ static void run(engine_t *e, r_runtime_client_t *rt, const check_cfg_t *cfg, con
         }
     }
     uint64_t end = mono_us();
+    e->r.cpu_us = cpu_us() - e->r.cpu_us;
     e->r.secs = sc.measure_us > 0 && end > sc.measure_us ? (double)(end - sc.measure_us) / 1e6 : 0.0;
     r_runtime_stats_t st;
     (void)r_runtime_client_stats(rt, &st);

@@ -18,6 +18,7 @@ typedef struct {
     uint32_t most_inflight;
     uint64_t rekeys;            /* deadline heap rebuilt after a datagram that did not decide */
     double secs;                /* first measured scheduled send to the last completion */
+    double cpu_us;              /* this process's user + system CPU time over the measured part */
     size_t servers;
     r_runtime_stats_t st;       /* runtime counters over the measured part */
 } load_result_t;

@@ -63,6 +63,7 @@ static void print_text(const check_cfg_t *cfg, const load_result_t *r) {
     printf("datagrams per request: sent %.2f, received %.2f; send failures %" PRIu64 ", noise %" PRIu64 "\n",
            (double)st->datagrams_sent / n, (double)st->datagrams_received / n, st->send_failures,
            st->noise_protocol + st->noise_auth);
+    printf("client CPU per request: %.2f us (user + system, this process)\n", r->cpu_us / n);
 }
 
 static void json_hist(const char *name, const check_hist_t *h) {
@@ -95,9 +96,9 @@ static void print_json(const check_cfg_t *cfg, const load_result_t *r) {
            (double)st->sendmmsg_calls / n, (double)st->sendto_calls / n, (double)st->recvmmsg_calls / n,
            (double)st->recvfrom_calls / n, (double)r->polls / n, (double)(syscalls(st) + r->polls) / n);
     printf("\"datagrams_per_request\":{\"sent\":%.4f,\"received\":%.4f},\"send_failures\":%" PRIu64
-           ",\"noise\":%" PRIu64 "}\n",
+           ",\"noise\":%" PRIu64 ",\"cpu_us_per_request\":%.3f}\n",
            (double)st->datagrams_sent / n, (double)st->datagrams_received / n, st->send_failures,
-           st->noise_protocol + st->noise_auth);
+           st->noise_protocol + st->noise_auth, r->cpu_us / n);
 }
 
 void check_load_print(const check_cfg_t *cfg, const load_result_t *r) {
