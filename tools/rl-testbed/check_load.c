@@ -185,8 +185,9 @@ static uint64_t fire_deadlines(r_runtime_client_t *rt, engine_t *e, uint64_t max
         slot_t *s = &e->slots[idx];
         heap_remove(e, 0);
         (void)r_runtime_request_on_timeout(rt, s->req);
-        if (s->active) { /* a replay round: the next deadline */
-            s->deadline_ms = r_client_request_deadline_ms(e->client, s->req);
+        if (s->active) { /* a replay round: the next deadline (never the same one again: no spin) */
+            uint64_t next = r_client_request_deadline_ms(e->client, s->req);
+            s->deadline_ms = next > now_ms ? next : now_ms + 1;
             heap_push(e, idx);
         }
         (void)r_runtime_wall_time_ms(&now_ms);
@@ -252,6 +253,7 @@ static void submit(engine_t *e, sched_t *sc, r_runtime_client_t *rt, const r_res
         e->r.submit_failed += measured;
         if (s->active) {
             s->active = false;
+            s->freed_us = now; /* the closed loop's next intended send */
             e->free_list[e->n_free++] = idx;
             e->inflight--;
         }
