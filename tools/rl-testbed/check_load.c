@@ -12,6 +12,7 @@
  * request's deadline (api.md "Datagrams and Timers": re-query after every
  * nonterminal datagram), so after a poll turn that received more datagrams
  * than it decided, the keys are re-read and the heap rebuilt. */
+#include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,16 @@
 #define NO_POS UINT32_MAX
 
 typedef struct engine engine_t;
+
+typedef struct {
+    const check_cfg_t *cfg;
+    uint64_t total;      /* with --load: warm-up + N */
+    double gap_us;       /* open loop */
+    uint64_t start_us;   /* monotonic */
+    uint64_t measure_us; /* first measured request's intended time; 0 before */
+    uint64_t next;       /* next request index */
+    uint64_t cap_counted;
+} sched_t;
 
 typedef struct {
     engine_t *e;
@@ -41,6 +52,7 @@ struct engine {
     slot_t *slots;
     uint32_t cap, *free_list, n_free, *heap, n_heap, inflight;
     uint64_t decided; /* every completion, warm-up included */
+    sched_t *sc;
 };
 
 /* ---- the deadline heap: slot indices ordered by deadline_ms ---- */
@@ -129,6 +141,28 @@ static uint64_t mono_us(void) {
     return t;
 }
 
+/* Open loop: how many requests are due by now (those that exist). */
+static uint64_t due_by(const sched_t *sc, uint64_t now) {
+    uint64_t due = now < sc->start_us ? 0 : (uint64_t)((double)(now - sc->start_us) / sc->gap_us) + 1;
+    if (sc->cfg->duration_us == 0) {
+        return due < sc->total ? due : sc->total;
+    }
+    uint64_t limit = sc->cfg->warmup + (uint64_t)ceil((double)sc->cfg->duration_us / sc->gap_us);
+    return due < limit ? due : limit;
+}
+
+/* The cap is about to free a slot: every request due by now and not yet
+ * submitted waited for it (submissions go in index order, so a due request
+ * not yet sent while a slot was free would have been sent first). Each is
+ * counted once. */
+static void count_cap_wait(engine_t *e, uint64_t now) {
+    sched_t *sc = e->sc;
+    uint64_t due = due_by(sc, now);
+    uint64_t from = sc->cap_counted > sc->next ? sc->cap_counted : sc->next;
+    e->r.cap_delayed += due > from ? due - from : 0;
+    sc->cap_counted = due > sc->cap_counted ? due : sc->cap_counted;
+}
+
 static void on_result(r_client_req_t *req, const r_rate_limit_result_t *res, void *user) {
     (void)req;
     slot_t *s = user;
@@ -146,6 +180,9 @@ static void on_result(r_client_req_t *req, const r_rate_limit_result_t *res, voi
     }
     if (s->heap_pos != NO_POS) {
         heap_remove(e, s->heap_pos);
+    }
+    if (e->inflight == e->cap && e->sc->gap_us > 0) {
+        count_cap_wait(e, now);
     }
     s->active = false;
     s->req = NULL;
@@ -200,15 +237,6 @@ static uint64_t fire_deadlines(r_runtime_client_t *rt, engine_t *e, uint64_t max
     return us < max_us ? us : max_us;
 }
 
-typedef struct {
-    const check_cfg_t *cfg;
-    uint64_t total;      /* with --load: warm-up + N */
-    double gap_us;       /* open loop */
-    uint64_t start_us;   /* monotonic */
-    uint64_t measure_us; /* first measured request's intended time; 0 before */
-    uint64_t next;       /* next request index */
-    uint64_t cap_counted;
-} sched_t;
 
 static uint64_t intended_at(const sched_t *sc, uint64_t i) {
     return sc->start_us + (uint64_t)((double)i * sc->gap_us);
@@ -281,13 +309,7 @@ static uint64_t submit_due(engine_t *e, sched_t *sc, r_runtime_client_t *rt, con
     }
     while (more(sc, now) && intended_at(sc, sc->next) <= now) {
         if (e->inflight == e->cap) {
-            /* Every request due by now waits for a slot: counted once each. */
-            uint64_t due = (uint64_t)((double)(now - sc->start_us) / sc->gap_us) + 1;
-            due = sc->cfg->duration_us == 0 && due > sc->total ? sc->total : due;
-            uint64_t from = sc->cap_counted > sc->next ? sc->cap_counted : sc->next;
-            e->r.cap_delayed += due > from ? due - from : 0;
-            sc->cap_counted = due > sc->cap_counted ? due : sc->cap_counted;
-            return max_us;
+            return max_us; /* they wait for a slot (counted when one frees) */
         }
         submit(e, sc, rt, res, guards, intended_at(sc, sc->next), now);
         now = mono_us();
@@ -317,6 +339,7 @@ static void run(engine_t *e, r_runtime_client_t *rt, const check_cfg_t *cfg, con
                 const r_latency_guard_t *guards) {
     sched_t sc = {.cfg = cfg, .total = cfg->warmup + cfg->load_n, .gap_us = cfg->rate > 0 ? 1e6 / cfg->rate : 0.0};
     sc.start_us = mono_us();
+    e->sc = &sc;
     for (;;) {
         uint64_t wait = submit_due(e, &sc, rt, res, guards, 1000000u);
         uint64_t decided = e->decided;
