@@ -154,14 +154,17 @@ RCLIENT_API r_runtime_socket_t r_runtime_socket_at(const r_runtime_client_t *run
  * family, or no socket of that family). */
 RCLIENT_API int r_runtime_local_port(const r_runtime_client_t *runtime, r_addr_family_t family, uint16_t *out_port);
 
-/* Drain one readable socket: receive every queued datagram (at most 256 per
- * call, so one busy socket cannot starve the loop) and deliver each to the
- * core; completion callbacks run from here. Packet-local PROTOCOL/AUTH noise
+/* Drain one readable socket: receive every queued datagram (recvmmsg, up to
+ * 16 a syscall; a batch of fewer than 16 ends the drain without a read to
+ * find the socket empty; at most 256 per call, so one busy socket cannot
+ * starve the loop) and deliver each to the core; completion callbacks run
+ * from here. Packet-local PROTOCOL/AUTH noise
  * is counted and dropped. Afterwards, outside the receive path, a pending
  * rebind is attempted and expired retired sockets are closed.
  * Returns RCLIENT_OK (also for EAGAIN at once), RCLIENT_ERR_CONFIG (NULL, or
  * a socket the runtime does not own), RCLIENT_ERR_IO (a receive error other
- * than EAGAIN/EINTR/ECONNREFUSED), or RCLIENT_ERR_NOMEM from the core. */
+ * than EAGAIN/EINTR/ECONNREFUSED), or RCLIENT_ERR_NOMEM from the core (the
+ * first error; the rest of the batch already read is still delivered). */
 RCLIENT_API int r_runtime_client_on_readable(r_runtime_client_t *runtime, r_runtime_socket_t socket);
 
 /* Replace the source sockets now (r-client.md 6.1 Rebinding), transactionally:
@@ -181,7 +184,7 @@ RCLIENT_API int r_runtime_client_rebind(r_runtime_client_t *runtime);
 typedef struct {
     uint64_t sendto_calls;       /* sendto(2) syscalls */
     uint64_t sendmmsg_calls;     /* sendmmsg(2) syscalls */
-    uint64_t recvfrom_calls;     /* recvfrom(2) syscalls, including the one that finds the socket empty */
+    uint64_t recvfrom_calls;     /* recvfrom(2) syscalls (none since receives are batched: recvmmsg_calls) */
     uint64_t datagrams_sent;
     uint64_t datagrams_received;
     uint64_t send_failures;      /* datagrams the kernel refused */
@@ -189,6 +192,7 @@ typedef struct {
     uint64_t noise_auth;         /* discarded RCLIENT_ERR_AUTH ingress (auth type, cookie) */
     uint64_t rebinds;            /* completed rebinds */
     uint64_t rebind_failures;    /* failed or deferred rebind attempts (old sockets kept) */
+    uint64_t recvmmsg_calls;     /* recvmmsg(2) syscalls: one per batch of up to 16 datagrams; a short batch ends the drain */
 } r_runtime_stats_t;
 
 /* Copy the counters. Returns RCLIENT_OK or RCLIENT_ERR_CONFIG (NULL). */

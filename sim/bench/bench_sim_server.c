@@ -4,9 +4,15 @@
  * every 8, at 10,000 requests per simulated second (dedup entries expire
  * continuously). Prints handled datagrams per wall second, the logical
  * request rate this allows, and heap allocations per datagram after warm-up
- * (the model allocates only while its tables grow). */
+ * (the model allocates only while its tables grow).
+ *
+ * usage: bench_sim_server [REQUESTS [WARMUP]] (defaults 1000000, 100000).
+ * Instructions per datagram (bench/README.md): run it under
+ * valgrind --tool=callgrind --toggle-collect=sim_server_handle with small
+ * counts and divide the total by the "handle calls" printed. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime in bench_util.h */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench_util.h"
@@ -18,8 +24,6 @@
 #include "sim_server.h"
 
 #define N_SERVERS 4
-#define WARMUP 100000u
-#define REQUESTS 1000000u
 
 static int make_key(char *cred, size_t cap, rl_auth_t *auth) {
     r_auth_key_info_t info;
@@ -36,7 +40,13 @@ static int make_key(char *cred, size_t cap, rl_auth_t *auth) {
     return rl_auth_init(auth, R_AUTH_AES, info.secret) == RCLIENT_OK ? 0 : -1;
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    uint32_t requests = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : 1000000u;
+    uint32_t warmup = argc > 2 ? (uint32_t)strtoul(argv[2], NULL, 10) : 100000u;
+    if (requests == 0) {
+        fputs("usage: bench_sim_server [REQUESTS [WARMUP]] (REQUESTS >= 1)\n", stderr);
+        return 2;
+    }
     char cred[200];
     rl_auth_t auth;
     if (make_key(cred, sizeof cred, &auth) != 0) {
@@ -68,11 +78,11 @@ int main(void) {
 
     uint8_t buf[1200], out[1200];
     size_t out_len = 0;
-    uint64_t handled = 0, answered = 0;
+    uint64_t handled = 0, answered = 0, calls = 0;
     unsigned long long allocs0 = 0;
     double t0 = 0;
-    for (uint32_t n = 0; n < WARMUP + REQUESTS; n++) {
-        if (n == WARMUP) {
+    for (uint32_t n = 0; n < warmup + requests; n++) {
+        if (n == warmup) {
             allocs0 = g_allocs;
             t0 = now_ns();
         }
@@ -93,7 +103,8 @@ int main(void) {
             for (int i = 0; i < N_SERVERS; i++) {
                 sim_server_verdict_t v = sim_server_handle(srv[i], now, buf, len, out, sizeof out, &out_len, NULL);
                 answered += (v == SIM_SRV_ANSWERED || v == SIM_SRV_REPLAYED) ? 1u : 0u;
-                handled += n >= WARMUP ? 1u : 0u;
+                handled += n >= warmup ? 1u : 0u;
+                calls++;
             }
         }
     }
@@ -101,8 +112,9 @@ int main(void) {
     unsigned long long allocs = g_allocs - allocs0;
     printf("bench_sim_server: %llu datagrams in %.3f s: %.0f datagrams/s, %.0f logical requests/s "
            "(4 instances), %.4f allocations per datagram, answered %llu\n",
-           (unsigned long long)handled, secs, (double)handled / secs, (double)REQUESTS / secs,
+           (unsigned long long)handled, secs, (double)handled / secs, (double)requests / secs,
            (double)allocs / (double)handled, (unsigned long long)answered);
+    printf("handle calls (warm-up included): %llu\n", (unsigned long long)calls);
     for (int i = 0; i < N_SERVERS; i++) {
         const sim_server_stats_t *st = sim_server_stats(srv[i]);
         if (i == 0) {

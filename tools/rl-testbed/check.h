@@ -52,9 +52,15 @@ typedef struct {
     const char *label;            /* --label */
     bool report;                  /* --report MS */
     uint32_t report_ms;
-    bool load;                    /* --load N */
-    uint64_t load_n;
-    double rate;                  /* --rate R: requests/s; 0 = closed loop */
+    bool load;                    /* --load N or --duration S */
+    uint64_t load_n;              /* --load N: measured requests; 0 with --duration */
+    uint64_t duration_us;         /* --duration S: measured seconds of submissions; 0 with --load */
+    double rate;                  /* --rate R: requests/s, open loop; 0 = closed loop, 1 in flight */
+    bool rate_given;
+    uint32_t concurrency;         /* --concurrency K: closed loop, K in flight; 0 = open loop */
+    uint64_t warmup;              /* --warmup N: requests before the measured ones, not counted */
+    uint32_t max_inflight;        /* --max-inflight N: open loop cap (default 4096) */
+    bool json;                    /* --json: the load summary as one JSON object */
     bool single_send;             /* --no-sendmmsg */
     bool quiet;                   /* --quiet: no per-request detail */
 } check_cfg_t;

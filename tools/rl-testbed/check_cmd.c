@@ -12,7 +12,9 @@ static void usage_check(FILE *f) {
     fputs("usage: rl-testbed check [--key KEY] (--server ID@HOST:PORT... | [--dns NAME] [--dns-server HOST:PORT])\n"
           "                        [--bucket NAME:WINDOW_MS:LIMIT[:TOKENS]]... [--guard NAME:THRESHOLD_MS[:TTL_MS:"
           "MAX_SAMPLES:BUFFER:MIN_SAMPLES]]...\n"
-          "                        [--label LABEL] [--report MS] [--load N --rate R] [--no-sendmmsg] [--quiet]\n"
+          "                        [--label LABEL] [--report MS] [--no-sendmmsg] [--quiet]\n"
+          "                        [(--load N | --duration S) (--rate R [--max-inflight N] | --concurrency K)\n"
+          "                         [--warmup N] [--json]]\n"
           "\n"
           "A client on the public runtime (r_client_runtime.h): one rate-limit decision over real UDP, or a load.\n"
           "\n"
@@ -28,8 +30,14 @@ static void usage_check(FILE *f) {
           "  --label LABEL          metrics label\n"
           "  --report MS            after an allowed decision, report MS ms to every guard's tracker\n"
           "  --load N               send N requests instead of one; prints requests/s, latency quantiles\n"
-          "                         (p50/p90/p99) and syscalls per request\n"
-          "  --rate R               with --load: R requests per second (open loop); 0 = one at a time\n"
+          "                         (p50/p90/p99/p99.9/max, from the intended and from the actual send)\n"
+          "                         and syscalls per request\n"
+          "  --duration S           instead of --load: submit for S seconds (after the warm-up)\n"
+          "  --rate R               open loop: request i is due at i/R s and timed from then; 0 = closed loop, 1\n"
+          "  --max-inflight N       open loop: at most N in flight (default 4096); due requests wait, counted\n"
+          "  --concurrency K        closed loop: K requests in flight, the next when one completes\n"
+          "  --warmup N             N requests first, not counted (default 0)\n"
+          "  --json                 with --load or --duration: the summary as one JSON object\n"
           "  --no-sendmmsg          one sendto per datagram instead of one sendmmsg per fan-out\n"
           "  --quiet                with --load: the summary only\n"
           "  --help                 print this help\n"
@@ -235,8 +243,13 @@ static int parse_option(int argc, char **argv, int *i, check_cfg_t *cfg) {
         cfg->quiet = true;
         return 0;
     }
+    if (strcmp(a, "--json") == 0) {
+        cfg->json = true;
+        return 0;
+    }
     static const char *valued[] = {"--key", "--server", "--dns", "--dns-server", "--bucket", "--guard",
-                                   "--label", "--report", "--load", "--rate"};
+                                   "--label", "--report", "--load", "--rate",
+                                   "--duration", "--concurrency", "--warmup", "--max-inflight"};
     size_t k = 0;
     while (k < sizeof valued / sizeof valued[0] && strcmp(a, valued[k]) != 0) {
         k++;
@@ -277,26 +290,53 @@ static int parse_option(int argc, char **argv, int *i, check_cfg_t *cfg) {
         cfg->load = true;
         cfg->load_n = n;
         return 0;
-    default: {
+    case 9: {
         char *end = NULL;
         cfg->rate = strtod(v, &end);
         if (end == v || *end != '\0' || !(cfg->rate >= 0.0 && cfg->rate <= 1e7)) {
             return bad("--rate", v, "want requests per second, 0..10000000 (0 = one at a time)");
         }
+        cfg->rate_given = true;
         return 0;
     }
+    case 10: {
+        char *end = NULL;
+        double s = strtod(v, &end);
+        if (end == v || *end != '\0' || !(s >= 0.001 && s <= 86400.0)) {
+            return bad("--duration", v, "want seconds, 0.001..86400");
+        }
+        cfg->load = true;
+        cfg->duration_us = (uint64_t)(s * 1e6);
+        return 0;
+    }
+    case 11:
+        if (parse_u64(v, strlen(v), 1, 65536u, &n) != 0) {
+            return bad("--concurrency", v, "want requests in flight, 1..65536");
+        }
+        cfg->concurrency = (uint32_t)n;
+        return 0;
+    case 12:
+        if (parse_u64(v, strlen(v), 0, 100000000u, &n) != 0) {
+            return bad("--warmup", v, "want a request count 0..100000000");
+        }
+        cfg->warmup = n;
+        return 0;
+    default:
+        if (parse_u64(v, strlen(v), 1, 65536u, &n) != 0) {
+            return bad("--max-inflight", v, "want requests in flight, 1..65536");
+        }
+        cfg->max_inflight = (uint32_t)n;
+        return 0;
     }
 }
 
 int check_parse(int argc, char **argv, check_cfg_t *cfg) {
     memset(cfg, 0, sizeof *cfg);
-    bool rate_given = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             usage_check(stdout);
             return 1;
         }
-        rate_given = rate_given || strcmp(argv[i], "--rate") == 0;
         int rc = parse_option(argc, argv, &i, cfg);
         if (rc != 0) {
             return rc;
@@ -314,9 +354,28 @@ int check_parse(int argc, char **argv, check_cfg_t *cfg) {
         fputs("rl-testbed check: --report needs a --guard: its tracker receives the report\n", stderr);
         return CHECK_EXIT_USAGE;
     }
-    if (cfg->load != rate_given) {
-        fputs("rl-testbed check: --load and --rate go together\n", stderr);
+    if (cfg->load_n > 0 && cfg->duration_us > 0) {
+        fputs("rl-testbed check: --load N and --duration S exclude each other\n", stderr);
         return CHECK_EXIT_USAGE;
+    }
+    if (cfg->load != (cfg->rate_given || cfg->concurrency > 0)) {
+        fputs("rl-testbed check: --load or --duration go with --rate R or --concurrency K\n", stderr);
+        return CHECK_EXIT_USAGE;
+    }
+    if (cfg->rate_given && cfg->concurrency > 0) {
+        fputs("rl-testbed check: --rate (open loop) and --concurrency (closed loop) exclude each other\n", stderr);
+        return CHECK_EXIT_USAGE;
+    }
+    if (!cfg->load && (cfg->warmup > 0 || cfg->json || cfg->max_inflight > 0)) {
+        fputs("rl-testbed check: --warmup, --json and --max-inflight are for --load or --duration\n", stderr);
+        return CHECK_EXIT_USAGE;
+    }
+    if (cfg->max_inflight > 0 && !(cfg->rate > 0)) {
+        fputs("rl-testbed check: --max-inflight caps the open loop (--rate R > 0); closed: --concurrency K\n", stderr);
+        return CHECK_EXIT_USAGE;
+    }
+    if (cfg->rate > 0 && cfg->max_inflight == 0) {
+        cfg->max_inflight = 4096u;
     }
     if (cfg->load && cfg->report) {
         fputs("rl-testbed check: --report is for one decision, not with --load\n", stderr);

@@ -1,116 +1,208 @@
-/* check_load.c - the `rl-testbed check --load N --rate R` engine: N requests
- * on the public runtime, open loop at R requests/s (R = 0: the next request
- * when the previous one completed), then throughput, decision-latency
- * quantiles (nearest rank), the completion rounds and the runtime's own
- * syscalls per request (sendto/sendmmsg/recvfrom from r_runtime_stats_t, plus
- * this loop's ppoll calls). Latency is submit to callback, monotonic clock. */
-#include <inttypes.h>
+/* check_load.c - the `rl-testbed check --load N | --duration S` engine on the
+ * public runtime. Open loop (--rate R > 0): request i is due at start + i/R
+ * and its latency is timed from that intended moment as well as from its
+ * actual submit, so a loop that runs late shows its lateness (no coordinated
+ * omission). At the in-flight cap (--max-inflight) due requests wait for a
+ * slot: the schedule never changes, each such request is counted, and its
+ * wait lands in the latency from its intended time. Closed loop
+ * (--concurrency K, or --rate 0 for K = 1): a request is due when one of the K
+ * before it completed. The first --warmup requests are run but not counted.
+ * Deadlines sit in a binary min-heap on the wall-clock deadline (the
+ * runtime's clock); a datagram that did not decide its request may move that
+ * request's deadline (api.md "Datagrams and Timers": re-query after every
+ * nonterminal datagram), so after a poll turn that received more datagrams
+ * than it decided, the keys are re-read and the heap rebuilt. */
 #include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
-#include "check.h"
+#include "check_load.h"
 
-#define MAX_INFLIGHT 4096u
+#define DEFAULT_MAX_INFLIGHT 4096u
+#define NO_POS UINT32_MAX
 
-typedef struct load load_t;
+typedef struct engine engine_t;
 
 typedef struct {
-    load_t *load;
-    r_client_req_t *req; /* NULL: free */
-    uint64_t t0_us;
+    const check_cfg_t *cfg;
+    uint64_t total;      /* with --load: warm-up + N */
+    double gap_us;       /* open loop */
+    uint64_t start_us;   /* monotonic */
+    uint64_t measure_us; /* first measured request's intended time; 0 before */
+    uint64_t next;       /* next request index */
+    uint64_t cap_counted;
+} sched_t;
+
+typedef struct {
+    engine_t *e;
+    r_client_req_t *req;
+    uint64_t intended_us, sent_us, freed_us; /* monotonic */
+    uint64_t deadline_ms;                   /* heap key, wall clock */
+    uint32_t heap_pos;                      /* NO_POS: not in the heap */
+    bool active, measured;
 } slot_t;
 
-struct load {
-    slot_t slots[MAX_INFLIGHT];
-    size_t inflight;
-    uint32_t *lat_us;   /* one per completed request */
-    uint64_t done;
-    uint64_t allowed, denied, failed;
-    uint64_t rounds[R_CLIENT_HA_MAX_REPLAY_COUNT + 2]; /* [k] round k, [N+1] final receive phase */
-    uint64_t polls;
+struct engine {
+    load_result_t r;
+    r_client_t *client;
+    slot_t *slots;
+    uint32_t cap, *free_list, n_free, *heap, n_heap, inflight;
+    uint64_t decided; /* every completion, warm-up included */
+    sched_t *sc;
 };
 
-static void on_profile(const r_request_profile_t *p, void *user) {
-    load_t *l = user;
-    size_t k = p->phase == R_PHASE_FINAL_RECEIVE ? R_CLIENT_HA_MAX_REPLAY_COUNT + 1 : p->round;
-    l->rounds[k < R_CLIENT_HA_MAX_REPLAY_COUNT + 1 ? k : R_CLIENT_HA_MAX_REPLAY_COUNT + 1]++;
+/* ---- the deadline heap: slot indices ordered by deadline_ms ---- */
+
+static bool earlier(const engine_t *e, uint32_t a, uint32_t b) {
+    return e->slots[e->heap[a]].deadline_ms < e->slots[e->heap[b]].deadline_ms;
 }
 
-static void on_result(r_client_req_t *req, const r_rate_limit_result_t *r, void *user) {
+static void heap_swap(engine_t *e, uint32_t a, uint32_t b) {
+    uint32_t t = e->heap[a];
+    e->heap[a] = e->heap[b];
+    e->heap[b] = t;
+    e->slots[e->heap[a]].heap_pos = a;
+    e->slots[e->heap[b]].heap_pos = b;
+}
+
+static void sift_up(engine_t *e, uint32_t i) {
+    while (i > 0 && earlier(e, i, (i - 1) / 2)) {
+        heap_swap(e, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+}
+
+static void sift_down(engine_t *e, uint32_t i) {
+    for (;;) {
+        uint32_t l = 2 * i + 1, m = i;
+        if (l < e->n_heap && earlier(e, l, m)) {
+            m = l;
+        }
+        if (l + 1 < e->n_heap && earlier(e, l + 1, m)) {
+            m = l + 1;
+        }
+        if (m == i) {
+            return;
+        }
+        heap_swap(e, i, m);
+        i = m;
+    }
+}
+
+static void heap_push(engine_t *e, uint32_t slot) {
+    e->heap[e->n_heap] = slot;
+    e->slots[slot].heap_pos = e->n_heap++;
+    sift_up(e, e->n_heap - 1);
+}
+
+static void heap_remove(engine_t *e, uint32_t pos) {
+    e->slots[e->heap[pos]].heap_pos = NO_POS;
+    if (--e->n_heap == pos) {
+        return;
+    }
+    e->heap[pos] = e->heap[e->n_heap];
+    e->slots[e->heap[pos]].heap_pos = pos;
+    sift_down(e, pos);
+    sift_up(e, pos);
+}
+
+static void heap_rekey(engine_t *e) {
+    for (uint32_t i = 0; i < e->n_heap; i++) {
+        slot_t *s = &e->slots[e->heap[i]];
+        s->deadline_ms = r_client_request_deadline_ms(e->client, s->req);
+    }
+    for (uint32_t i = e->n_heap / 2; i-- > 0;) {
+        sift_down(e, i);
+    }
+    e->r.rekeys++;
+}
+
+/* ---- callbacks ---- */
+
+static void on_profile(const r_request_profile_t *p, void *user) {
+    engine_t *e = user;
+    size_t k = p->phase == R_PHASE_FINAL_RECEIVE ? R_CLIENT_HA_MAX_REPLAY_COUNT + 1 : p->round;
+    e->r.rounds[k < R_CLIENT_HA_MAX_REPLAY_COUNT + 1 ? k : R_CLIENT_HA_MAX_REPLAY_COUNT + 1]++;
+}
+
+static double cpu_us(void) {
+    struct rusage ru;
+    (void)getrusage(RUSAGE_SELF, &ru);
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 + (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
+static uint64_t mono_us(void) {
+    uint64_t t = 0;
+    (void)r_runtime_monotonic_time_us(&t);
+    return t;
+}
+
+/* Open loop: how many requests are due by now (those that exist). */
+static uint64_t due_by(const sched_t *sc, uint64_t now) {
+    uint64_t due = now < sc->start_us ? 0 : (uint64_t)((double)(now - sc->start_us) / sc->gap_us) + 1;
+    if (sc->cfg->duration_us == 0) {
+        return due < sc->total ? due : sc->total;
+    }
+    uint64_t limit = sc->cfg->warmup + (uint64_t)ceil((double)sc->cfg->duration_us / sc->gap_us);
+    return due < limit ? due : limit;
+}
+
+/* The cap is about to free a slot: every request due by now and not yet
+ * submitted waited for it (submissions go in index order, so a due request
+ * not yet sent while a slot was free would have been sent first). Each is
+ * counted once. */
+static void count_cap_wait(engine_t *e, uint64_t now) {
+    sched_t *sc = e->sc;
+    uint64_t due = due_by(sc, now);
+    uint64_t from = sc->cap_counted > sc->next ? sc->cap_counted : sc->next;
+    e->r.cap_delayed += due > from ? due - from : 0;
+    sc->cap_counted = due > sc->cap_counted ? due : sc->cap_counted;
+}
+
+static void on_result(r_client_req_t *req, const r_rate_limit_result_t *res, void *user) {
     (void)req;
     slot_t *s = user;
-    load_t *l = s->load;
-    uint64_t now = 0;
-    (void)r_runtime_monotonic_time_us(&now);
-    uint64_t d = now - s->t0_us;
-    l->lat_us[l->done++] = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
-    if (r->status != RCLIENT_OK) {
-        l->failed++;
-    } else if (r->success) {
-        l->allowed++;
+    engine_t *e = s->e;
+    uint64_t now = mono_us();
+    if (s->measured) {
+        check_hist_record(&e->r.from_intended, now - s->intended_us);
+        check_hist_record(&e->r.from_sent, now - s->sent_us);
+        e->r.done++;
+        e->r.failed += res->status != RCLIENT_OK;
+        e->r.allowed += res->status == RCLIENT_OK && res->success;
+        e->r.denied += res->status == RCLIENT_OK && !res->success;
     } else {
-        l->denied++;
+        e->r.warmup_done++;
     }
+    if (s->heap_pos != NO_POS) {
+        heap_remove(e, s->heap_pos);
+    }
+    if (e->inflight == e->cap && e->sc->gap_us > 0) {
+        count_cap_wait(e, now);
+    }
+    s->active = false;
     s->req = NULL;
-    l->inflight--;
+    s->freed_us = now;
+    e->free_list[e->n_free++] = (uint32_t)(s - e->slots);
+    e->inflight--;
+    e->decided++;
 }
 
-static slot_t *free_slot(load_t *l) {
-    for (size_t i = 0; i < MAX_INFLIGHT; i++) {
-        if (l->slots[i].req == NULL) {
-            return &l->slots[i];
-        }
-    }
-    return NULL;
-}
+/* ---- the loop ---- */
 
-static int cmp_u32(const void *a, const void *b) {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Nearest rank: the smallest value with at least q of the samples at or below it. */
-static uint32_t quantile(const uint32_t *sorted, uint64_t n, double q) {
-    uint64_t rank = (uint64_t)ceil(q * (double)n);
-    return sorted[rank == 0 ? 0 : rank - 1];
-}
-
-/* Fire every due deadline; the earliest remaining one (ms from now) or 1000. */
-static uint64_t drive_deadlines(r_runtime_client_t *rt, load_t *l) {
-    uint64_t next = 1000;
-    for (size_t i = 0; i < MAX_INFLIGHT && l->inflight > 0; i++) {
-        if (l->slots[i].req == NULL) {
-            continue;
-        }
-        uint64_t d = 0;
-        (void)r_runtime_request_delay_ms(rt, l->slots[i].req, &d);
-        if (d == 0) {
-            (void)r_runtime_request_on_timeout(rt, l->slots[i].req);
-            if (l->slots[i].req != NULL && r_runtime_request_delay_ms(rt, l->slots[i].req, &d) == RCLIENT_OK &&
-                d < next) {
-                next = d;
-            }
-        } else if (d < next) {
-            next = d;
-        }
-    }
-    return next;
-}
-
-/* One ppoll (microsecond timeout: an open loop at R/s sleeps until its next submission
- * instead of spinning on a zero millisecond timeout). */
-static void poll_once(r_runtime_client_t *rt, load_t *l, uint64_t timeout_us) {
+/* One ppoll over the runtime's sockets, microsecond timeout. */
+static void poll_once(r_runtime_client_t *rt, engine_t *e, uint64_t timeout_us, bool measuring) {
     struct pollfd pfd[8];
     size_t n = r_runtime_socket_count(rt);
     n = n < 8 ? n : 8;
     for (size_t i = 0; i < n; i++) {
         pfd[i] = (struct pollfd){.fd = r_runtime_socket_at(rt, i), .events = POLLIN};
     }
-    l->polls++;
+    e->r.polls += measuring;
     struct timespec ts = {.tv_sec = (time_t)(timeout_us / 1000000u), .tv_nsec = (long)(timeout_us % 1000000u) * 1000};
     if (ppoll(pfd, (nfds_t)n, &ts, NULL) > 0) {
         for (size_t i = 0; i < n; i++) {
@@ -121,49 +213,209 @@ static void poll_once(r_runtime_client_t *rt, load_t *l, uint64_t timeout_us) {
     }
 }
 
-/* servers: those given, or with DNS the membership found (at the end). */
-static void print_summary(const check_cfg_t *cfg, load_t *l, size_t servers, uint64_t submitted,
-                          uint64_t submit_failed, double secs, const r_runtime_stats_t *st) {
-    printf("load: %" PRIu64 " requests (%zu server(s)%s, %s) in %.3f s: %.1f requests/s", submitted, servers,
-           cfg->n_servers == 0 ? " from DNS" : "", cfg->single_send ? "sendto" : "sendmmsg", secs,
-           secs > 0 ? (double)l->done / secs : 0.0);
-    if (cfg->rate > 0) {
-        printf(" (target %.1f/s)", cfg->rate);
+/* Fire every due deadline; returns us until the next one (or max_us). */
+static uint64_t fire_deadlines(r_runtime_client_t *rt, engine_t *e, uint64_t max_us) {
+    uint64_t now_ms = 0;
+    (void)r_runtime_wall_time_ms(&now_ms);
+    while (e->n_heap > 0 && e->slots[e->heap[0]].deadline_ms <= now_ms) {
+        uint32_t idx = e->heap[0];
+        slot_t *s = &e->slots[idx];
+        heap_remove(e, 0);
+        (void)r_runtime_request_on_timeout(rt, s->req);
+        if (s->active) { /* a replay round: the next deadline (never the same one again: no spin) */
+            uint64_t next = r_client_request_deadline_ms(e->client, s->req);
+            s->deadline_ms = next > now_ms ? next : now_ms + 1;
+            heap_push(e, idx);
+        }
+        (void)r_runtime_wall_time_ms(&now_ms);
     }
-    printf("\ndecisions: allowed %" PRIu64 ", denied %" PRIu64 ", failed %" PRIu64 ", submit errors %" PRIu64 "\n",
-           l->allowed, l->denied, l->failed, submit_failed);
-    if (l->done > 0) {
-        qsort(l->lat_us, (size_t)l->done, sizeof l->lat_us[0], cmp_u32);
-        printf("latency (us): p50 %" PRIu32 ", p90 %" PRIu32 ", p99 %" PRIu32 ", max %" PRIu32 "\n",
-               quantile(l->lat_us, l->done, 0.50), quantile(l->lat_us, l->done, 0.90),
-               quantile(l->lat_us, l->done, 0.99), l->lat_us[l->done - 1]);
+    if (e->n_heap == 0) {
+        return max_us;
     }
-    printf("completion: ");
-    for (size_t k = 0; k <= R_CLIENT_HA_MAX_REPLAY_COUNT; k++) {
-        if (l->rounds[k] > 0) {
-            printf("round %zu %" PRIu64 ", ", k, l->rounds[k]);
+    uint64_t d = e->slots[e->heap[0]].deadline_ms;
+    uint64_t us = d > now_ms ? (d - now_ms) * 1000u : 0;
+    return us < max_us ? us : max_us;
+}
+
+
+static uint64_t intended_at(const sched_t *sc, uint64_t i) {
+    return sc->start_us + (uint64_t)((double)i * sc->gap_us);
+}
+
+/* Whether request `next` exists at all (its index or its time within the run). */
+static bool more(const sched_t *sc, uint64_t now) {
+    if (sc->cfg->duration_us == 0) {
+        return sc->next < sc->total;
+    }
+    if (sc->next <= sc->cfg->warmup) {
+        return true;
+    }
+    uint64_t t = sc->gap_us > 0 ? intended_at(sc, sc->next) : now;
+    return t < sc->measure_us + sc->cfg->duration_us;
+}
+
+static void submit(engine_t *e, sched_t *sc, r_runtime_client_t *rt, const r_resource_request_t *res,
+                   const r_latency_guard_t *guards, uint64_t intended, uint64_t now) {
+    const check_cfg_t *cfg = sc->cfg;
+    bool measured = sc->next >= cfg->warmup;
+    if (sc->next == cfg->warmup) {
+        sc->measure_us = intended;
+        (void)r_runtime_client_stats(rt, &e->r.st); /* the baseline, subtracted at the end */
+        e->r.cpu_us = cpu_us();
+    }
+    sc->next++;
+    uint32_t idx = e->free_list[--e->n_free];
+    slot_t *s = &e->slots[idx];
+    s->intended_us = intended;
+    s->sent_us = now;
+    s->measured = measured;
+    s->active = true;
+    s->heap_pos = NO_POS;
+    e->inflight++;
+    e->r.submitted += measured;
+    e->r.most_inflight = e->inflight > e->r.most_inflight ? e->inflight : e->r.most_inflight;
+    r_client_req_t *req = NULL;
+    int rc = r_client_check_rate_limit_async_borrowed(e->client, res, cfg->n_buckets, guards, cfg->n_guards,
+                                                      cfg->label, 0, on_result, s, &req);
+    if (rc != RCLIENT_OK) {
+        e->r.submit_failed += measured;
+        if (s->active) {
+            s->active = false;
+            s->freed_us = now; /* the closed loop's next intended send */
+            e->free_list[e->n_free++] = idx;
+            e->inflight--;
+        }
+        return;
+    }
+    if (s->active) {
+        s->req = req;
+        s->deadline_ms = r_client_request_deadline_ms(e->client, req);
+        heap_push(e, idx);
+    }
+}
+
+/* Submit what is due; returns us until the next open-loop submission (or max_us). */
+static uint64_t submit_due(engine_t *e, sched_t *sc, r_runtime_client_t *rt, const r_resource_request_t *res,
+                           const r_latency_guard_t *guards, uint64_t max_us) {
+    uint64_t now = mono_us();
+    if (sc->gap_us <= 0) {
+        uint32_t k = sc->cfg->concurrency > 0 ? sc->cfg->concurrency : 1;
+        while (e->inflight < k && more(sc, now)) {
+            uint64_t intended = e->slots[e->free_list[e->n_free - 1]].freed_us;
+            submit(e, sc, rt, res, guards, intended > 0 ? intended : now, now);
+            now = mono_us();
+        }
+        return max_us;
+    }
+    while (more(sc, now) && intended_at(sc, sc->next) <= now) {
+        if (e->inflight == e->cap) {
+            return max_us; /* they wait for a slot (counted when one frees) */
+        }
+        submit(e, sc, rt, res, guards, intended_at(sc, sc->next), now);
+        now = mono_us();
+    }
+    if (!more(sc, now)) {
+        return max_us;
+    }
+    uint64_t t = intended_at(sc, sc->next);
+    return t > now && t - now < max_us ? t - now : t > now ? max_us : 0;
+}
+
+static void subtract_stats(r_runtime_stats_t *base, const r_runtime_stats_t *end) {
+    r_runtime_stats_t b = *base;
+    *base = *end;
+    base->sendto_calls -= b.sendto_calls;
+    base->sendmmsg_calls -= b.sendmmsg_calls;
+    base->recvfrom_calls -= b.recvfrom_calls;
+    base->recvmmsg_calls -= b.recvmmsg_calls;
+    base->datagrams_sent -= b.datagrams_sent;
+    base->datagrams_received -= b.datagrams_received;
+    base->send_failures -= b.send_failures;
+    base->noise_protocol -= b.noise_protocol;
+    base->noise_auth -= b.noise_auth;
+}
+
+static void run(engine_t *e, r_runtime_client_t *rt, const check_cfg_t *cfg, const r_resource_request_t *res,
+                const r_latency_guard_t *guards) {
+    sched_t sc = {.cfg = cfg, .total = cfg->warmup + cfg->load_n, .gap_us = cfg->rate > 0 ? 1e6 / cfg->rate : 0.0};
+    sc.start_us = mono_us();
+    e->sc = &sc;
+    for (;;) {
+        uint64_t wait = submit_due(e, &sc, rt, res, guards, 1000000u);
+        uint64_t decided = e->decided;
+        wait = fire_deadlines(rt, e, wait);
+        if (e->inflight == 0 && !more(&sc, mono_us())) {
+            break;
+        }
+        if (e->decided != decided) {
+            continue; /* a deadline decided a request: its slot may take the next one at once */
+        }
+        if (e->inflight == 0 && wait == 0) {
+            continue; /* closed loop after a failed submit, or the open loop is due now */
+        }
+        r_runtime_stats_t before;
+        (void)r_runtime_client_stats(rt, &before);
+        decided = e->decided;
+        poll_once(rt, e, wait, sc.next > cfg->warmup);
+        r_runtime_stats_t after;
+        (void)r_runtime_client_stats(rt, &after);
+        if (after.datagrams_received - before.datagrams_received > e->decided - decided && e->n_heap > 0) {
+            heap_rekey(e);
         }
     }
-    printf("final-receive %" PRIu64 "\n", l->rounds[R_CLIENT_HA_MAX_REPLAY_COUNT + 1]);
-    double n = submitted > 0 ? (double)submitted : 1.0;
-    uint64_t sys = st->sendto_calls + st->sendmmsg_calls + st->recvfrom_calls;
-    printf("syscalls per request: %.2f send/recv (sendmmsg %.2f, sendto %.2f, recvfrom %.2f) + poll %.2f = %.2f\n",
-           (double)sys / n, (double)st->sendmmsg_calls / n, (double)st->sendto_calls / n,
-           (double)st->recvfrom_calls / n, (double)l->polls / n, (double)(sys + l->polls) / n);
-    printf("datagrams per request: sent %.2f, received %.2f; send failures %" PRIu64 ", noise %" PRIu64 "\n",
-           (double)st->datagrams_sent / n, (double)st->datagrams_received / n, st->send_failures,
-           st->noise_protocol + st->noise_auth);
+    uint64_t end = mono_us();
+    e->r.cpu_us = cpu_us() - e->r.cpu_us;
+    e->r.secs = sc.measure_us > 0 && end > sc.measure_us ? (double)(end - sc.measure_us) / 1e6 : 0.0;
+    r_runtime_stats_t st;
+    (void)r_runtime_client_stats(rt, &st);
+    subtract_stats(&e->r.st, &st);
+}
+
+static engine_t *engine_new(uint32_t cap) {
+    engine_t *e = calloc(1, sizeof *e);
+    if (e == NULL) {
+        return NULL;
+    }
+    e->cap = cap;
+    e->slots = calloc(cap, sizeof *e->slots);
+    e->free_list = calloc(cap, sizeof *e->free_list);
+    e->heap = calloc(cap, sizeof *e->heap);
+    if (e->slots == NULL || e->free_list == NULL || e->heap == NULL) {
+        free(e->slots);
+        free(e->free_list);
+        free(e->heap);
+        free(e);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < cap; i++) {
+        e->slots[i].e = e;
+        e->slots[i].heap_pos = NO_POS;
+        e->free_list[cap - 1 - i] = i;
+    }
+    e->n_free = cap;
+    return e;
+}
+
+static void engine_free(engine_t *e) {
+    if (e != NULL) {
+        free(e->slots);
+        free(e->free_list);
+        free(e->heap);
+        free(e);
+    }
 }
 
 int check_run_load(const check_cfg_t *cfg) {
-    load_t *l = calloc(1, sizeof *l);
-    if (l == NULL || (l->lat_us = malloc((size_t)cfg->load_n * sizeof l->lat_us[0])) == NULL) {
-        free(l);
+    uint32_t cap = cfg->concurrency > 0 ? cfg->concurrency
+                   : cfg->rate > 0      ? (cfg->max_inflight > 0 ? cfg->max_inflight : DEFAULT_MAX_INFLIGHT)
+                                        : 1;
+    engine_t *e = engine_new(cap);
+    if (e == NULL) {
         fputs("rl-testbed check: out of memory for --load\n", stderr);
         return CHECK_EXIT_FAILED;
     }
     r_runtime_client_t *rt = NULL;
-    int rc = check_open(cfg, &rt, on_profile, l);
+    int rc = check_open(cfg, &rt, on_profile, e);
     r_resource_request_t res[CHECK_MAX_BUCKETS];
     r_latency_guard_t guards[CHECK_MAX_GUARDS];
     if (rc == 0 && check_build_request(cfg, res, guards) != 0) {
@@ -172,58 +424,15 @@ int check_run_load(const check_cfg_t *cfg) {
     }
     if (rc != 0) {
         r_runtime_client_destroy(rt);
-        free(l->lat_us);
-        free(l);
+        engine_free(e);
         return rc;
     }
-    for (size_t i = 0; i < MAX_INFLIGHT; i++) {
-        l->slots[i].load = l;
-    }
-    r_client_t *client = r_runtime_client_handle(rt);
-    uint64_t start = 0, now = 0, submitted = 0, submit_failed = 0;
-    (void)r_runtime_monotonic_time_us(&start);
-    double gap_us = cfg->rate > 0 ? 1e6 / cfg->rate : 0.0;
-    while (submitted < cfg->load_n || l->inflight > 0) {
-        (void)r_runtime_monotonic_time_us(&now);
-        /* Submit everything due (open loop), or one when idle (closed loop). */
-        while (submitted < cfg->load_n && l->inflight < MAX_INFLIGHT &&
-               (cfg->rate > 0 ? (double)(now - start) >= (double)submitted * gap_us : l->inflight == 0)) {
-            slot_t *s = free_slot(l);
-            s->t0_us = now;
-            r_client_req_t *req = NULL;
-            rc = r_client_check_rate_limit_async_borrowed(client, res, cfg->n_buckets, guards, cfg->n_guards,
-                                                          cfg->label, 0, on_result, s, &req);
-            submitted++;
-            if (rc != RCLIENT_OK) {
-                submit_failed++;
-                continue;
-            }
-            s->req = req;
-            l->inflight++;
-        }
-        uint64_t timeout_us = drive_deadlines(rt, l) * 1000u;
-        if (submitted < cfg->load_n && cfg->rate > 0) {
-            (void)r_runtime_monotonic_time_us(&now);
-            double due = (double)submitted * gap_us - (double)(now - start);
-            uint64_t us = due <= 0 ? 0 : (uint64_t)due;
-            timeout_us = us < timeout_us ? us : timeout_us;
-        }
-        /* Nothing in flight (the last request was decided on its deadline,
-         * or every submit failed): the closed loop submits again at once and
-         * the open loop sleeps until its next submission only. */
-        bool next_due_later = cfg->rate > 0 && submitted < cfg->load_n;
-        if (l->inflight > 0 || (next_due_later && timeout_us > 0)) {
-            poll_once(rt, l, timeout_us);
-        }
-    }
-    (void)r_runtime_monotonic_time_us(&now);
-    r_runtime_stats_t st;
-    (void)r_runtime_client_stats(rt, &st);
-    size_t servers = cfg->n_servers != 0 ? cfg->n_servers : r_client_server_count(r_runtime_client_handle(rt));
-    print_summary(cfg, l, servers, submitted, submit_failed, (double)(now - start) / 1e6, &st);
-    int exit_code = l->failed > 0 || submit_failed > 0 ? CHECK_EXIT_FAILED : 0;
+    e->client = r_runtime_client_handle(rt);
+    run(e, rt, cfg, res, guards);
+    e->r.servers = cfg->n_servers != 0 ? cfg->n_servers : r_client_server_count(e->client);
+    check_load_print(cfg, &e->r);
+    int exit_code = e->r.failed > 0 || e->r.submit_failed > 0 ? CHECK_EXIT_FAILED : 0;
     r_runtime_client_destroy(rt);
-    free(l->lat_us);
-    free(l);
+    engine_free(e);
     return exit_code;
 }

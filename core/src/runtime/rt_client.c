@@ -227,20 +227,10 @@ static bool owns(const r_runtime_client_t *rt, r_runtime_socket_t fd) {
     return false;
 }
 
-/* Receive and deliver; returns 1 when the socket is empty, 0 to go on, or an error. */
-static int receive_one(r_runtime_client_t *rt, r_runtime_socket_t fd) {
-    uint8_t buf[R_CLIENT_MAX_DATAGRAM + 1]; /* one spare byte: a longer datagram is malformed, not truncated */
-    ssize_t n;
-    do {
-        rt->stats.recvfrom_calls++;
-        n = recvfrom(fd, buf, sizeof buf, 0, NULL, NULL);
-    } while (n < 0 && errno == EINTR);
-    if (n < 0) {
-        /* ECONNREFUSED: an ICMP error for an earlier send, not a receive failure. */
-        return errno == EAGAIN || errno == EWOULDBLOCK || errno == ECONNREFUSED ? 1 : RCLIENT_ERR_IO;
-    }
+/* Deliver one received datagram; noise is counted and leaves the requests in flight. */
+static int deliver(r_runtime_client_t *rt, const uint8_t *buf, size_t n) {
     rt->stats.datagrams_received++;
-    int rc = r_client_on_datagram(rt->client, buf, (size_t)n);
+    int rc = r_client_on_datagram(rt->client, buf, n);
     if (rc == RCLIENT_ERR_PROTOCOL) {
         rt->stats.noise_protocol++; /* off-path noise: the request stays in flight */
     } else if (rc == RCLIENT_ERR_AUTH) {
@@ -248,7 +238,39 @@ static int receive_one(r_runtime_client_t *rt, r_runtime_socket_t fd) {
     } else if (rc != RCLIENT_OK) {
         return rc;
     }
-    return 0;
+    return RCLIENT_OK;
+}
+
+/* One recvmmsg of up to RT_RECV_BATCH datagrams, each delivered in order.
+ * Returns how many were read (0: the socket is empty), or -1 on a receive
+ * error; *rc keeps the first delivery error (the rest are still delivered). */
+static int receive_batch(r_runtime_client_t *rt, r_runtime_socket_t fd, int *rc) {
+    /* One spare byte per buffer: a longer datagram is malformed, not truncated. */
+    uint8_t bufs[RT_RECV_BATCH][R_CLIENT_MAX_DATAGRAM + 1]; /* on the stack: a callback may re-enter */
+    struct iovec iov[RT_RECV_BATCH];
+    struct mmsghdr msgs[RT_RECV_BATCH];
+    memset(msgs, 0, sizeof msgs);
+    for (size_t i = 0; i < RT_RECV_BATCH; i++) {
+        iov[i] = (struct iovec){.iov_base = bufs[i], .iov_len = sizeof bufs[i]};
+        msgs[i].msg_hdr.msg_iov = &iov[i];
+        msgs[i].msg_hdr.msg_iovlen = 1;
+    }
+    int n;
+    do {
+        rt->stats.recvmmsg_calls++;
+        n = recvmmsg(fd, msgs, RT_RECV_BATCH, MSG_DONTWAIT, NULL);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) {
+        /* ECONNREFUSED: an ICMP error for an earlier send, not a receive failure. */
+        return errno == EAGAIN || errno == EWOULDBLOCK || errno == ECONNREFUSED ? 0 : -1;
+    }
+    for (int i = 0; i < n; i++) {
+        int r = deliver(rt, bufs[i], msgs[i].msg_len);
+        if (r != RCLIENT_OK && *rc == RCLIENT_OK) {
+            *rc = r;
+        }
+    }
+    return n;
 }
 
 int r_runtime_client_on_readable(r_runtime_client_t *runtime, r_runtime_socket_t socket) {
@@ -256,10 +278,15 @@ int r_runtime_client_on_readable(r_runtime_client_t *runtime, r_runtime_socket_t
         return RCLIENT_ERR_CONFIG;
     }
     int rc = RCLIENT_OK;
-    for (size_t i = 0; i < RT_DRAIN_MAX; i++) {
-        int r = receive_one(runtime, socket);
-        if (r != 0) {
-            rc = r == 1 ? RCLIENT_OK : r;
+    /* A short batch means the socket was empty when read: no further call to find it so. */
+    for (size_t got = 0; got < RT_DRAIN_MAX;) {
+        int n = receive_batch(runtime, socket, &rc);
+        if (n < 0) {
+            rc = rc == RCLIENT_OK ? RCLIENT_ERR_IO : rc;
+            break;
+        }
+        got += (size_t)n;
+        if ((size_t)n < RT_RECV_BATCH) {
             break;
         }
     }

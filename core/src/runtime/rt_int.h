@@ -14,6 +14,7 @@
 #define RT_FAMILIES 2u     /* [0] IPv4, [1] IPv6 */
 #define RT_MAX_RETIRED 4u  /* retired sockets still read for late responses */
 #define RT_DRAIN_MAX 256u  /* datagrams per on_readable call */
+#define RT_RECV_BATCH 16u  /* datagrams per recvmmsg (19 KB of stack) */
 
 typedef struct {
     r_runtime_socket_t fd;

@@ -1,7 +1,8 @@
 /* The public runtime over real loopback UDP (api.md "Public runtime";
  * r-client.md 6.1, 6.2.1, 9.3.3): a round trip over IPv4 and IPv6 in each auth
  * mode against the reference server model (responder.h), oldest-first
- * selection and one sendmmsg per fan-out, packet-local noise discarded, the
+ * selection and one sendmmsg per fan-out, batched receives (recvmmsg),
+ * packet-local noise discarded, the
  * source-port rebind seen as a new source port by the server, a failed rebind
  * keeping the old socket, and r_runtime_admission_run_and_report. */
 #include <setjmp.h>
@@ -251,6 +252,33 @@ static void test_noise_is_discarded_and_the_request_survives(void **state) {
     assert_int_equal(out.status, RCLIENT_OK);
     fx_stop(&f);
 }
+
+/* project (issue 25): one on_readable drains the socket with recvmmsg, up to
+ * 16 datagrams a call, and a short batch ends the drain (no further call to
+ * find the socket empty): 3 queued datagrams take 1 call, 20 take 2 (16 + 4),
+ * exactly 16 take 2 (a full batch cannot tell that nothing follows). */
+static void batched_drain(size_t queued, uint64_t want_calls) {
+    fx_t f;
+    fx_start(&f, 1, false, R_AUTH_COOKIE, false);
+    uint16_t port = 0;
+    assert_int_equal(r_runtime_local_port(f.rt, R_ADDR_INET, &port), RCLIENT_OK);
+    for (size_t i = 0; i < queued; i++) {
+        send_garbage_to(port);
+    }
+    usleep(2000);
+    assert_int_equal(r_runtime_client_on_readable(f.rt, r_runtime_socket_at(f.rt, 0)), RCLIENT_OK);
+    r_runtime_stats_t st;
+    r_runtime_client_stats(f.rt, &st);
+    assert_int_equal(st.datagrams_received, queued);
+    assert_int_equal(st.noise_protocol, queued);
+    assert_int_equal(st.recvmmsg_calls, want_calls);
+    assert_int_equal(st.recvfrom_calls, 0);
+    fx_stop(&f);
+}
+
+static void test_three_datagrams_one_recvmmsg(void **state) { (void)state; batched_drain(3, 1); }
+static void test_twenty_datagrams_two_recvmmsg(void **state) { (void)state; batched_drain(20, 2); }
+static void test_full_batch_reads_again(void **state) { (void)state; batched_drain(16, 2); }
 
 static void test_on_readable_rejects_foreign_socket(void **state) {
     (void)state;
@@ -521,6 +549,9 @@ int main(void) {
         cmocka_unit_test(test_unsendable_oldest_member_does_not_stop_the_fanout),
         cmocka_unit_test(test_unsendable_oldest_member_single_send),
         cmocka_unit_test(test_noise_is_discarded_and_the_request_survives),
+        cmocka_unit_test(test_three_datagrams_one_recvmmsg),
+        cmocka_unit_test(test_twenty_datagrams_two_recvmmsg),
+        cmocka_unit_test(test_full_batch_reads_again),
         cmocka_unit_test(test_on_readable_rejects_foreign_socket),
         cmocka_unit_test(test_rebind_is_a_new_source_port_at_the_server),
         cmocka_unit_test(test_failed_rebind_keeps_the_old_socket),

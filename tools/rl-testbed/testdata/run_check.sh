@@ -52,7 +52,7 @@ expect "server twice" 2 err "server_id given twice" -- check --key "$key" --serv
 expect "nothing to decide" 2 err "give at least one --bucket or --guard" -- check --key "$key" --server "$s1"
 expect "report needs a guard" 2 err "--report needs a --guard" -- check --key "$key" --server "$s1" \
     --bucket a:1000:1 --report 5
-expect "load needs rate" 2 err "--load and --rate go together" -- check --key "$key" --server "$s1" \
+expect "load needs rate" 2 err "--load or --duration go with --rate R or --concurrency K" -- check --key "$key" --server "$s1" \
     --bucket a:1000:1 --load 10
 expect "bad rate" 2 err "--rate 'fast'" -- check --key "$key" --server "$s1" --bucket a:1000:1 --load 10 --rate fast
 expect "bad key" 2 err "--key: not a valid API key" -- check --key rl-cookie1xyz --server "$s1" --bucket a:1000:1
@@ -123,7 +123,7 @@ expect "no server answers" 3 out "decision: none: RCLIENT_ERR_TIMEOUT" -- check 
     --server 7@127.0.0.1:9 --bucket a:1000:1
 expect "load" 0 out "syscalls per request:" -- check --key "$key" --server "$s1" --server "$s2" --server "$s3" \
     --bucket cli-load:1000:1000000 --load 200 --rate 2000
-expect "load quantiles" 0 out "latency (us): p50 " -- check --key "$key" --server "$s1" \
+expect "load quantiles" 0 out "latency from actual send (us): p50 " -- check --key "$key" --server "$s1" \
     --bucket cli-load:1000:1000000 --load 50 --rate 0 --no-sendmmsg
 
 echo "check cli: $checks checks, $failures failed"

@@ -1,5 +1,5 @@
 /* interop_faults.c - see interop_faults.h. Linked with -Wl,--wrap=sendto,
- * --wrap=sendmmsg and --wrap=recvfrom: the runtime's calls land here first. */
+ * --wrap=sendmmsg, --wrap=recvfrom and --wrap=recvmmsg: the runtime's calls land here first. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -23,6 +23,8 @@ ssize_t __real_recvfrom(int fd, void *buf, size_t len, int flags, struct sockadd
 ssize_t __wrap_sendto(int fd, const void *buf, size_t len, int flags, const struct sockaddr *to, socklen_t tl);
 int __wrap_sendmmsg(int fd, struct mmsghdr *v, unsigned n, int flags);
 ssize_t __wrap_recvfrom(int fd, void *buf, size_t len, int flags, struct sockaddr *from, socklen_t *fl);
+int __real_recvmmsg(int fd, struct mmsghdr *v, unsigned n, int flags, struct timespec *timeout);
+int __wrap_recvmmsg(int fd, struct mmsghdr *v, unsigned n, int flags, struct timespec *timeout);
 
 typedef enum { F_NONE, F_NO_FANOUT, F_REPLAY_ALL, F_REPLAY_AT_DEADLINE, F_NEW_UID, F_ACCEPT_NONE, F_KEY_BYTES } fault_t;
 
@@ -158,11 +160,10 @@ int __wrap_sendmmsg(int fd, struct mmsghdr *v, unsigned n, int flags)
 
 /* accept_none: a response authenticated with auth none under a cookie or AES
  * key is re-sealed with the key before the client sees it, as a client that
- * skips the auth-type check would accept it. */
-ssize_t __wrap_recvfrom(int fd, void *buf, size_t len, int flags, struct sockaddr *from, socklen_t *fl)
+ * skips the auth-type check would accept it. d holds n bytes of a len-byte
+ * buffer; returns the new length. */
+static ssize_t accept_none(uint8_t *d, ssize_t n, size_t len)
 {
-    ssize_t n = __real_recvfrom(fd, buf, len, flags, from, fl);
-    uint8_t *d = buf;
     size_t auth = rl_auth_tlv_size(F.key.type), pdu = RL_TENANT_TLV_SIZE + RL_AUTH_NONE_TLV_SIZE;
     if (F.fault != F_ACCEPT_NONE || n < (ssize_t)pdu || F.key.type == R_AUTH_NONE ||
         rl_load_u16(d + RL_TENANT_TLV_SIZE) != RL_TLV_AUTH_NONE || (size_t)n - pdu + RL_TENANT_TLV_SIZE + auth > len)
@@ -178,6 +179,23 @@ ssize_t __wrap_recvfrom(int fd, void *buf, size_t len, int flags, struct sockadd
     (void)rl_auth_seal(&a, d, (size_t)n, nonce);
     rl_auth_release(&a);
     return n;
+}
+
+ssize_t __wrap_recvfrom(int fd, void *buf, size_t len, int flags, struct sockaddr *from, socklen_t *fl)
+{
+    ssize_t n = __real_recvfrom(fd, buf, len, flags, from, fl);
+    return accept_none(buf, n, len);
+}
+
+/* The runtime receives in batches (issue 25): each datagram of the batch. */
+int __wrap_recvmmsg(int fd, struct mmsghdr *v, unsigned n, int flags, struct timespec *timeout)
+{
+    int got = __real_recvmmsg(fd, v, n, flags, timeout);
+    for (int i = 0; i < got; i++) {
+        struct iovec *io = v[i].msg_hdr.msg_iov;
+        v[i].msg_len = (unsigned)accept_none(io[0].iov_base, (ssize_t)v[i].msg_len, io[0].iov_len);
+    }
+    return got;
 }
 
 void interop_faults_after_check(void)
