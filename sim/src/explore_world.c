@@ -256,16 +256,23 @@ json_t *explore_world_draw(uint64_t seed, explore_world_info_t *info) {
     uint64_t nf = enabled == 0 ? 0 : range(r, 1, 8);
     json_t *faults = json_array();
     uint64_t at = 0;
+    int64_t restart_sec[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
     for (uint64_t i = 0; i < nf; i++) {
         int kind;
         do kind = (int)below(r, 12);
         while (!(enabled & (1u << kind)));
         at += below(r, duration / nf + 1);
-        if (kind == 10 || kind == 11) { /* a removed tenant comes back: remove then add */
-            json_array_append_new(faults, fault(r, kind, at, ns, nc));
-        } else {
-            json_array_append_new(faults, fault(r, kind, at, ns, nc));
+        json_t *f = fault(r, kind, at, ns, nc);
+        if (kind == 0) { /* the loader refuses a restart that keeps the server_id (same second) */
+            unsigned t = (unsigned)(json_string_value(json_object_get(f, "target"))[1] - '0');
+            int64_t sec = (int64_t)(at + (uint64_t)json_integer_value(json_object_get(f, "duration_ms"))) / 1000;
+            if (restart_sec[t] == sec) {
+                json_decref(f);
+                continue;
+            }
+            restart_sec[t] = sec;
         }
+        json_array_append_new(faults, f);
         info->faults_used |= 1u << kind;
     }
     json_object_set_new(doc, "faults", faults);
