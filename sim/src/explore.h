@@ -45,6 +45,8 @@ typedef enum {
     EX_SELECT_OLDEST_VALID,
     EX_IMMEDIATE_ON_OLDEST,
     EX_NO_FALLBACK_BEFORE_PREFERENCE,
+    EX_SELECT_BY_PREFERENCE_DEADLINE,
+    EX_FAIL_ONLY_AT_END,
     EX_AES_NONCE_ONCE,
     EX_SERVER_NO_DOUBLE_CONSUME,
     EX_SINGLE_SERVER_NO_OVERCONSUME,
@@ -80,6 +82,7 @@ typedef struct {
     const char *out_dir;  /* where shrunk traces go ("." by default) */
     bool shrink;
     bool quiet;
+    bool first;           /* stop at the first failing seed */
 } explore_opts_t;
 
 /* The whole explore command; returns the exit status (0 nothing found). */

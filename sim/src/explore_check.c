@@ -19,7 +19,8 @@
 const char *const explore_property_names[EX_PROPERTIES] = {
     "decision_once",           "ends_by_horizon",        "no_send_after_horizon",   "one_unique_id",
     "replay_only_missing",     "replay_after_silent_round", "completion_only_missing", "completion_at_selection",
-    "select_oldest_valid",     "immediate_on_oldest",    "no_fallback_before_preference", "aes_nonce_once",
+    "select_oldest_valid",     "immediate_on_oldest",    "no_fallback_before_preference",
+    "select_by_preference_deadline", "fail_only_at_end", "aes_nonce_once",
     "server_no_double_consume", "single_server_no_overconsume"};
 const char *const explore_property_specs[EX_PROPERTIES] = {
     "r-client.md 9.3.3: Once a response is selected, later responses MUST NOT change the completed result",
@@ -37,6 +38,9 @@ const char *const explore_property_specs[EX_PROPERTIES] = {
     "immediately",
     "r-client.md 9.3.3 items 5-6: a non-oldest candidate is selected only once the round's preference deadline has "
     "elapsed",
+    "r-client.md 9.3.3 items 5-6: At the preference deadline, select the candidate if one exists (a valid response "
+    "after it is selected immediately)",
+    "r-client.md 9.3.3: If its end deadline arrives first, the client reports transport failure (not before)",
     "wire_protocol.md rl-aes: a nonce is never used twice under one key",
     "wire_protocol.md Healthy-State Guarantee: a unique_id is decided at most once within its accepted TTL",
     "docs/traces.md Over-consumption: a single server never over-consumes"};
@@ -48,6 +52,7 @@ typedef struct {
     bool live, decided, ok, have_first, judged;
     bool before_horizon; /* decided before time_stamp + H on the client clock */
     uint64_t submit_us, decision_us, ts_ms, oldest_valid_us;
+    int64_t first_valid_clock; /* client clock at the first valid response + 1 (0 none) */
     uint8_t uid[16];
     uint8_t *pdu;
     size_t pdu_len;
@@ -111,10 +116,11 @@ static void fail(explore_obs_t *o, explore_property_t p, uint64_t at_us, const c
     }
 }
 
-/* docs/traces.md: client clock = run clock + skew + floor(run_us * ppm / 10^9) ms. */
+/* docs/traces.md: client clock = run clock + skew + drift, the drift
+ * run_us * ppm / 10^9 ms truncated toward zero (explore found the page said
+ * floor while the simulator truncates: docs/spec-notes.md "Explore mode"). */
 static int64_t client_clock(const explore_obs_t *o, size_t c, uint64_t at_us) {
-    int64_t d = (int64_t)at_us * o->cfg->clients[c].clock_drift_ppm;
-    int64_t drift = d >= 0 ? d / 1000000000ll : -((-d + 999999999ll) / 1000000000ll);
+    int64_t drift = (int64_t)at_us * o->cfg->clients[c].clock_drift_ppm / 1000000000ll;
     return EPOCH_MS + (int64_t)(at_us / 1000) + o->cl[c].skew_ms + drift;
 }
 
@@ -152,6 +158,20 @@ static bool preference_elapsed(const r_request_policy_t *p, uint64_t e, bool lat
         if (start <= e + 1 && pref <= e + 1 && (e <= end || late)) return true;
     }
     return false;
+}
+
+/* When a candidate that exists from offset v on must be selected: at the
+ * preference deadline of the phase v is in (start <= v < end: at a phase
+ * boundary the deadline is handled first), or at v when that has passed. */
+static uint64_t selection_due(const r_request_policy_t *p, uint64_t v) {
+    uint64_t pref = round_start_ms(p, p->replay_count + 1) + (uint64_t)p->final_preference_units * p->unit_ms;
+    for (uint32_t k = 0; k <= p->replay_count; k++) {
+        if (v < round_start_ms(p, k + 1)) {
+            pref = round_start_ms(p, k) + sched(&p->preference, k) * p->unit_ms;
+            break;
+        }
+    }
+    return v > pref ? v : pref;
 }
 
 static void set_add(explore_obs_t *o, uint64_t h) {
@@ -355,6 +375,7 @@ static void on_deliver(explore_obs_t *o, uint64_t at, uint64_t src, uint64_t dst
     if (r == NULL || !r->have_first || memcmp(r->uid, d + 12, 16) != 0 || !(r->dst >> s & 1)) return;
     if (r->decided) return;
     if (!(r->valid >> s & 1) && s == oldest_of(o, r->dst) && r->oldest_valid_us == 0) r->oldest_valid_us = at + 1;
+    if (r->valid == 0) r->first_valid_clock = client_clock(o, dst, at) + 1;
     r->valid |= 1ull << s;
 }
 
@@ -464,11 +485,19 @@ static void on_decision(explore_obs_t *o, uint64_t at, size_t c, uint64_t seq, u
                                      : 1;
     /* A clock stepped forward during the request passes every deadline at once. */
     bool stepped = o->cl[c].skew_step_us > r->submit_us;
-    /* 1 ms of slack: docs/traces.md floors a negative drift, the simulator
-     * truncates it toward zero (docs/spec-notes.md "Explore mode"). */
-    r->before_horizon = now + 1 < (int64_t)(r->ts_ms + horizon_ms(p));
+    r->before_horizon = now < (int64_t)(r->ts_ms + horizon_ms(p));
     if (!stepped && now > (int64_t)(r->ts_ms + horizon_ms(p)) + late_ms) {
         fail(o, EX_ENDS_BY_HORIZON, at, "completed after time_stamp + H", c, seq);
+    }
+    if (!stepped && !r->ok && (v >> 32) == 1 && now + late_ms < (int64_t)(r->ts_ms + horizon_ms(p))) {
+        fail(o, EX_FAIL_ONLY_AT_END, at, "a timeout before time_stamp + H", c, seq);
+    }
+    if (!stepped && all_clean(o, r->dst) && r->first_valid_clock != 0) {
+        int64_t v0 = r->first_valid_clock - 1 - (int64_t)r->ts_ms;
+        uint64_t due = selection_due(p, v0 > 0 ? (uint64_t)v0 : 0);
+        if (now - (int64_t)r->ts_ms > (int64_t)due + late_ms) {
+            fail(o, EX_SELECT_BY_PREFERENCE_DEADLINE, at, "a valid candidate was not selected by its deadline", c, seq);
+        }
     }
     if (!r->ok || !all_clean(o, r->dst)) return;
     size_t sel = (size_t)(v & 0xffff);

@@ -257,6 +257,10 @@ int explore_main(const explore_opts_t *opts, FILE *out) {
             }
         }
         json_decref(world);
+        if (opts->first && cv->failed != 0) {
+            seed++;
+            break;
+        }
         if (seed == UINT64_MAX) break;
     }
     double dt = wall() - t0;

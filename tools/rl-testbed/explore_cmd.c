@@ -14,7 +14,7 @@
 #include "sim_world.h"
 
 static void usage(FILE *f) {
-    fputs("usage: rl-testbed sim --explore [--seeds A..B] [--seconds S] [--no-shrink] [--out DIR] [--quiet]\n"
+    fputs("usage: rl-testbed sim --explore [--seeds A..B] [--seconds S] [--first] [--no-shrink] [--out DIR] [--quiet]\n"
           "       rl-testbed sim --explore --check TRACE.json [--seed N]\n"
           "       rl-testbed sim TRACE.json... --seeds A..B\n"
           "\n"
@@ -28,7 +28,11 @@ static void usage(FILE *f) {
           "TRACE... --seeds A..B: run each trace over the seeds and list those whose\n"
           "expectations fail.\n"
           "  --seeds A..B    inclusive seed range (explore default 1..100)\n"
-          "  --seconds S     stop after S seconds of wall time (explore only)\n",
+          "  --seconds S     stop after S seconds of wall time (explore only)\n"
+          "  --first         stop at the first failing seed (after shrinking it)\n"
+          "  --no-shrink     report failing seeds without shrinking them\n"
+          "  --out DIR       where shrunk traces go (default .)\n"
+          "  --quiet         no line per unloadable world\n",
           f);
 }
 
@@ -160,6 +164,8 @@ int rl_cmd_explore(int argc, char **argv) {
             seed_given = true;
         } else if (strcmp(a, "--check") == 0 && i + 1 < argc) {
             check = argv[++i];
+        } else if (strcmp(a, "--first") == 0) {
+            o.first = true;
         } else if (strcmp(a, "--no-shrink") == 0) {
             o.shrink = false;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
@@ -181,7 +187,6 @@ int rl_cmd_explore(int argc, char **argv) {
     if (explore && check != NULL) {
         rc = check_trace(check, seed_given, seed);
     } else if (explore && n == 0) {
-        if (seeds_given) o.seconds = o.seconds; /* a range and a time limit: whichever ends first */
         rc = explore_main(&o, stdout);
     } else if (!explore && seeds_given && n > 0) {
         rc = seed_search(paths, n, o.seed_lo, o.seed_hi);
