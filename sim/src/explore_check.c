@@ -21,7 +21,8 @@ const char *const explore_property_names[EX_PROPERTIES] = {
     "replay_only_missing",     "replay_after_silent_round", "completion_only_missing", "completion_at_selection",
     "select_oldest_valid",     "immediate_on_oldest",    "no_fallback_before_preference",
     "select_by_preference_deadline", "fail_only_at_end", "aes_nonce_once",
-    "server_no_double_consume", "single_server_no_overconsume"};
+    "server_no_double_consume", "stale_copy_replayed", "eviction_logged", "single_server_matches_oracle",
+    "single_server_no_overconsume"};
 const char *const explore_property_specs[EX_PROPERTIES] = {
     "r-client.md 9.3.3: Once a response is selected, later responses MUST NOT change the completed result",
     "r-client.md 9.3.1: H = U * (sum(B(k)) + F) is the complete operation horizon",
@@ -43,6 +44,10 @@ const char *const explore_property_specs[EX_PROPERTIES] = {
     "r-client.md 9.3.3: If its end deadline arrives first, the client reports transport failure (not before)",
     "wire_protocol.md rl-aes: a nonce is never used twice under one key",
     "wire_protocol.md Healthy-State Guarantee: a unique_id is decided at most once within its accepted TTL",
+    "wire_protocol.md Healthy-State Guarantee / docs/traces.md Server model step 7: a copy inside its dedup window is "
+    "replayed before any freshness check",
+    "wire_protocol.md Degraded-State Behavior: an eviction of a live entry is logged as ERROR (dedup_evicted)",
+    "docs/traces.md Oracle: in a fault-free run with one server, false allows and false denies are exactly 0",
     "docs/traces.md Over-consumption: a single server never over-consumes"};
 
 #define MAX_SERVERS 64
@@ -90,6 +95,15 @@ struct explore_obs {
     uint64_t fresh_count[MAX_SERVERS];
     int last_verdict[MAX_SERVERS];
     uint64_t server_id[MAX_SERVERS];
+    /* eviction model (modeled servers only): expiry ms of occupied slots, in insertion order */
+    bool modeled[MAX_SERVERS], pending_fresh[MAX_SERVERS];
+    uint64_t *ring[MAX_SERVERS];
+    size_t ring_head[MAX_SERVERS], ring_n[MAX_SERVERS];
+    uint64_t model_evictions;
+    /* datagrams delivered to a server, in order (servers without processing jitter) */
+    struct dq { uint64_t uid, ts; } *dq[MAX_SERVERS];
+    size_t dq_head[MAX_SERVERS], dq_n[MAX_SERVERS], dq_cap[MAX_SERVERS];
+    bool fifo[MAX_SERVERS];
     size_t violations[EX_PROPERTIES];
     char first[400];
     explore_property_t first_prop;
@@ -203,7 +217,11 @@ static bool set_has(const explore_obs_t *o, uint64_t h) {
     }
     return false;
 }
-static uint64_t map_keyof(size_t c, uint64_t uid) { return (uid * 0x9e3779b97f4a7c15ull ^ (uint64_t)c) | 1; }
+/* A nonzero key per (client, unique_id low 64 bits); 0 marks an empty slot. */
+static uint64_t map_keyof(size_t c, uint64_t uid) {
+    uint64_t k = uid * 0x9e3779b97f4a7c15ull + ((uint64_t)c + 1) * 0xbf58476d1ce4e5b9ull;
+    return k != 0 ? k : 1;
+}
 static void map_put(explore_obs_t *o, uint64_t key, uint64_t val) {
     if (o->map_n * 2 >= o->map_cap) {
         size_t cap = o->map_cap ? o->map_cap * 2 : 4096;
@@ -281,6 +299,23 @@ explore_obs_t *explore_obs_new(const sim_config_t *cfg) {
         o->server_id[s] = (p->server_start_s - 1735689600ull) << 23 | (uint64_t)p->listener_id << 15 | p->node_id;
         o->last_verdict[s] = -1;
     }
+    for (size_t s = 0; s < o->ns; s++) {
+        const sim_server_params_t *p = &cfg->servers[s].params;
+        o->modeled[s] = p->dedup_capacity != 0 && p->freshness_ms == 0 && cfg->servers[s].clock_drift_ppm == 0;
+        o->fifo[s] = cfg->servers[s].processing_jitter_us == 0;
+        for (size_t f = 0; f < cfg->n_faults; f++) {
+            const sim_fault_cfg_t *fc = &cfg->faults[f];
+            if (fc->kind != SIM_FAULT_LINK && fc->kind != SIM_FAULT_PARTITION && fc->kind != SIM_FAULT_FAILURES &&
+                fc->kind != SIM_FAULT_INJECT && fc->kind != SIM_FAULT_STEERING && fc->kind != SIM_FAULT_PAUSE &&
+                (fc->target[0] == '\0' || strcmp(fc->target, cfg->servers[s].name) == 0)) {
+                o->modeled[s] = false;
+            }
+        }
+        if (o->modeled[s]) {
+            o->ring[s] = calloc(p->dedup_capacity, sizeof *o->ring[s]);
+            if (o->ring[s] == NULL) o->modeled[s] = false;
+        }
+    }
     for (size_t f = 0; f < cfg->n_faults; f++) {
         if (cfg->faults[f].kind != SIM_FAULT_RESTART) continue;
         for (size_t s = 0; s < o->ns; s++) {
@@ -300,6 +335,10 @@ void explore_obs_free(explore_obs_t *o) {
         free(o->cl[c].qlen);
     }
     free(o->cl);
+    for (size_t s = 0; s < o->ns; s++) {
+        free(o->ring[s]);
+        free(o->dq[s]);
+    }
     free(o->sent);
     free(o->map_key);
     free(o->map_val);
@@ -520,8 +559,29 @@ static void on_decision(explore_obs_t *o, uint64_t at, size_t c, uint64_t seq, u
     }
 }
 
+/* docs/traces.md Server model, dedup cache: a new entry at capacity removes
+ * the oldest; one past its window costs nothing, a live one is an eviction. */
+static void model_insert(explore_obs_t *o, size_t s, uint64_t now_ms, uint64_t ttl_ms) {
+    uint32_t cap = o->cfg->servers[s].params.dedup_capacity;
+    while (o->ring_n[s] > 0 && now_ms >= o->ring[s][o->ring_head[s]]) {
+        o->ring_head[s] = (o->ring_head[s] + 1) % cap;
+        o->ring_n[s]--;
+    }
+    if (o->ring_n[s] == cap) {
+        if (now_ms < o->ring[s][o->ring_head[s]]) o->model_evictions++;
+        o->ring_head[s] = (o->ring_head[s] + 1) % cap;
+        o->ring_n[s]--;
+    }
+    o->ring[s][(o->ring_head[s] + o->ring_n[s]) % cap] = now_ms + ttl_ms;
+    o->ring_n[s]++;
+}
+
 static void on_sreq(explore_obs_t *o, uint64_t at, size_t s, size_t c, uint64_t seq) {
     if (s >= o->ns || c >= o->nc || o->last_verdict[s] != 0) return;
+    if (o->modeled[s]) {
+        o->pending_fresh[s] = false;
+        model_insert(o, s, at / 1000, horizon_ms(&o->cfg->clients[c].policy));
+    }
     o->fresh_count[s]++;
     uint32_t cap = o->cfg->servers[s].params.dedup_capacity;
     if (cap != 0 && o->fresh_count[s] >= cap) o->unhealthy[s] = true; /* an eviction may have happened */
@@ -559,6 +619,47 @@ static void on_fault(explore_obs_t *o, uint64_t at, uint64_t kind, uint64_t idx,
     }
 }
 
+static void dq_push(explore_obs_t *o, size_t s, const uint8_t *d, size_t len) {
+    if (o->dq_n[s] == o->dq_cap[s]) {
+        size_t cap = o->dq_cap[s] ? o->dq_cap[s] * 2 : 64;
+        struct dq *n = malloc(cap * sizeof *n);
+        if (n == NULL) {
+            o->fifo[s] = false;
+            return;
+        }
+        for (size_t i = 0; i < o->dq_n[s]; i++) n[i] = o->dq[s][(o->dq_head[s] + i) % o->dq_cap[s]];
+        free(o->dq[s]);
+        o->dq[s] = n;
+        o->dq_head[s] = 0;
+        o->dq_cap[s] = cap;
+    }
+    struct dq e = {len >= 40 ? ld64(d + 12) : 0, len >= 40 ? ld64(d + 28) : 0};
+    o->dq[s][(o->dq_head[s] + o->dq_n[s]++) % o->dq_cap[s]] = e;
+}
+
+static void on_server(explore_obs_t *o, uint64_t at, size_t s, uint64_t verdict) {
+    if (o->modeled[s] && o->pending_fresh[s]) o->modeled[s] = false; /* a fresh decision the model cannot place */
+    o->last_verdict[s] = (int)verdict;
+    if (verdict == 0) o->pending_fresh[s] = true;
+    if (o->dq_n[s] == 0) return;
+    struct dq e = o->dq[s][o->dq_head[s]];
+    o->dq_head[s] = (o->dq_head[s] + 1) % o->dq_cap[s];
+    o->dq_n[s]--;
+    if (verdict != 6 || !o->fifo[s] || o->unhealthy[s] || o->restarted[s]) return;
+    /* the datagram's request: any client's with this unique_id */
+    for (size_t c = 0; c < o->nc; c++) {
+        uint64_t seq;
+        if (!map_get(o, map_keyof(c, e.uid), &seq)) continue;
+        req_t *r = req_at(o, c, seq, false);
+        if (r == NULL || r->fresh_us[s] == 0 || r->ts_ms != e.ts) continue;
+        uint64_t ttl_ms = horizon_ms(&o->cfg->clients[c].policy);
+        o->checks++;
+        if (at / 1000 < (r->fresh_us[s] - 1) / 1000 + ttl_ms) {
+            fail(o, EX_STALE_COPY_REPLAYED, at, "a copy inside its dedup window was dropped as stale", c, seq);
+        }
+    }
+}
+
 void explore_obs_record(void *ctx, uint64_t at, int kind, uint64_t a, uint64_t b, uint64_t c, const uint8_t *data,
                         size_t len) {
     explore_obs_t *o = ctx;
@@ -568,6 +669,7 @@ void explore_obs_record(void *ctx, uint64_t at, int kind, uint64_t a, uint64_t b
         break;
     case SIM_LOG_DELIVER:
         if (data != NULL) on_deliver(o, at, a, b, data, len);
+        if (data != NULL && b >= o->nc && b - o->nc < o->ns) dq_push(o, b - o->nc, data, len);
         break;
     case SIM_LOG_SUBMIT:
         if (a < o->nc && !(c >= 1 && c <= 7)) {
@@ -585,7 +687,11 @@ void explore_obs_record(void *ctx, uint64_t at, int kind, uint64_t a, uint64_t b
         if (a < o->nc) on_decision(o, at, a, b, c);
         break;
     case SIM_LOG_SERVER:
-        if (a < o->ns) o->last_verdict[a] = (int)b;
+        if (a < o->ns) on_server(o, at, a, b);
+        break;
+    case SIM_LOG_DROP:
+        /* reasons 5 (queue full) and 6 (server down) are logged right after the deliver */
+        if ((c == 5 || c == 6) && b >= o->nc && b - o->nc < o->ns && o->dq_n[b - o->nc] > 0) o->dq_n[b - o->nc]--;
         break;
     case SIM_LOG_SREQ:
         on_sreq(o, at, a, b, c);
@@ -633,6 +739,28 @@ size_t explore_obs_finish(explore_obs_t *o, const sim_metrics_t *m, char *first,
         o->checks++;
         if (a->key == b->key && a->nonce_hi == b->nonce_hi && a->nonce_lo == b->nonce_lo && a->hash != b->hash) {
             fail(o, EX_AES_NONCE_ONCE, 0, "one AES nonce on two different datagrams under one key", 0, 0);
+        }
+    }
+    if (m != NULL) {
+        o->checks++;
+        if (m->dedup_evicted < o->model_evictions) {
+            char what[120];
+            snprintf(what, sizeof what, "the cache model evicted %llu live entries, the servers logged %llu",
+                     (unsigned long long)o->model_evictions, (unsigned long long)m->dedup_evicted);
+            fail(o, EX_EVICTION_LOGGED, 0, what, 0, 0);
+        }
+    }
+    const sim_server_cfg_t *sv = &o->cfg->servers[0];
+    const sim_link_t *dl = &o->cfg->default_link;
+    if (m != NULL && o->cfg->n_servers == 1 && o->cfg->n_faults == 0 && o->cfg->n_links == 0 &&
+        dl->loss.kind == SIM_LOSS_NONE && !dl->down && sv->params.dedup_capacity == 0 && sv->clock_skew_ms == 0 &&
+        sv->clock_drift_ppm == 0 && sv->queue_capacity == 0) {
+        o->checks++;
+        if (m->false_allows != 0 || m->false_denies != 0) {
+            char what[120];
+            snprintf(what, sizeof what, "false_allows = %llu, false_denies = %llu", (unsigned long long)m->false_allows,
+                     (unsigned long long)m->false_denies);
+            fail(o, EX_SINGLE_SERVER_MATCHES_ORACLE, 0, what, 0, 0);
         }
     }
     bool single = o->cfg->n_servers == 1;

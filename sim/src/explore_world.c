@@ -252,7 +252,7 @@ json_t *explore_world_draw(uint64_t seed, explore_world_info_t *info) {
     if (chance(r, 0.3)) json_object_set_new(deflink, "reorder_p", json_real(sim_rng_unit(r) * 0.3));
     json_object_set_new(doc, "links", json_pack("{s:o}", "default", deflink));
     /* Swarm: the kinds this seed may use. */
-    uint32_t enabled = (uint32_t)below(r, 1u << 12);
+    uint32_t enabled = chance(r, 0.25) ? 0 : (uint32_t)range(r, 1, (1u << 12) - 1); /* a quarter fault-free */
     uint64_t nf = enabled == 0 ? 0 : range(r, 1, 8);
     json_t *faults = json_array();
     uint64_t at = 0;
