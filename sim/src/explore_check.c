@@ -18,6 +18,7 @@
 
 const char *const explore_property_names[EX_PROPERTIES] = {
     "decision_once",           "ends_by_horizon",        "no_send_after_horizon",   "one_unique_id",
+    "dedup_ttl_is_horizon",
     "replay_only_missing",     "replay_after_silent_round", "completion_only_missing", "completion_at_selection",
     "select_oldest_valid",     "immediate_on_oldest",    "no_fallback_before_preference",
     "select_by_preference_deadline", "fail_only_at_end", "aes_nonce_once",
@@ -29,6 +30,7 @@ const char *const explore_property_specs[EX_PROPERTIES] = {
     "r-client.md 9.3.1: No replay or completion-delivery send may be initiated at or after the deduplication deadline",
     "r-client.md 9.3.2: Every transmission and replay for the operation MUST represent the same logical request and "
     "reuse the same unique_id",
+    "r-client.md 9.3.1 and 9.3.5: the request deduplication TTL is derived from H (TTL = 3 * U = H in the default)",
     "r-client.md 9.3.3: it replays the request only to servers from which no valid response has yet arrived",
     "r-client.md 9.3.3 item 7: At the replay deadline, if no candidate exists ... start the next round",
     "r-client.md 9.3.4: one fire-and-forget send ... to every server in the membership snapshot from which no valid "
@@ -448,6 +450,13 @@ static void on_xmit(explore_obs_t *o, uint64_t at, size_t c, uint64_t seq, uint6
         r->auth = ld16(d + 40);
         map_put(o, map_keyof(c, ld64(d + 12)), seq);
         size_t off = 40 + ld16(d + 42);
+        if (r->auth != 0x4541u && off + 8 <= len) {
+            uint64_t ttl = (uint64_t)d[off + 4] | (uint64_t)d[off + 5] << 8 | (uint64_t)d[off + 6] << 16 |
+                           (uint64_t)d[off + 7] << 24; /* wire_protocol.md Rate Request: dedup_ttl_ms */
+            if (ttl != horizon_ms(p)) {
+                fail(o, EX_DEDUP_TTL_IS_HORIZON, at, "dedup_ttl_ms on the wire is not H", c, seq);
+            }
+        }
         if (r->auth != 0x4541u && off <= len) {
             r->pdu_len = len - off;
             r->pdu = malloc(r->pdu_len ? r->pdu_len : 1);

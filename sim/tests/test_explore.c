@@ -44,6 +44,7 @@ static int setup(void **state) {
     st64(f.req + 28, TS);
     f.req[40] = 0x4E, f.req[41] = 0x41, f.req[42] = 4;
     f.req[44] = 0x52, f.req[45] = 0x54, f.req[46] = 12;
+    f.req[48] = 60; /* dedup_ttl_ms = H */
     *state = &f;
     return f.o != NULL ? 0 : -1;
 }
@@ -174,6 +175,15 @@ static void test_other_unique_id_fails(void **state) {
     assert_int_equal(finish(f, &n), EX_ONE_UNIQUE_ID);
 }
 
+/* r-client.md 9.3.1, 9.3.5: the TTL on the wire is H (60 ms), not 61. */
+static void test_ttl_not_horizon_fails(void **state) {
+    fx_t *f = *state;
+    f->req[48] = 61;
+    submit(f);
+    size_t n = 0;
+    assert_int_equal(finish(f, &n), EX_DEDUP_TTL_IS_HORIZON);
+}
+
 /* wire_protocol.md rl-aes: one nonce on two different datagrams under one key. */
 static void test_aes_nonce_twice_fails(void **state) {
     fx_t *f = *state;
@@ -220,6 +230,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_fallback_at_preference_passes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_replay_at_horizon_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_other_unique_id_fails, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ttl_not_horizon_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_aes_nonce_twice_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_aes_same_datagram_twice_passes, setup, teardown),
         cmocka_unit_test(test_world_is_a_function_of_the_seed),
