@@ -126,9 +126,19 @@ json_t *explore_shrink(json_t *in, uint64_t seed, explore_property_t prop, unsig
             dur /= 2;
             any = true;
         }
+        while (dur > 10 && try_set(doc, doc, "duration_ms", json_integer(dur - dur / 10), seed, prop, runs)) {
+            dur -= dur / 10;
+            any = true;
+        }
         size_t i;
         json_t *c;
         json_array_foreach(json_object_get(doc, "clients"), i, c) {
+            json_t *arr = json_object_get(c, "arrivals");
+            double rate = json_number_value(json_object_get(arr, "rate_per_s"));
+            while (rate >= 2 && try_set(doc, arr, "rate_per_s", json_integer((json_int_t)(rate / 2)), seed, prop, runs)) {
+                rate = (double)(json_int_t)(rate / 2);
+                any = true;
+            }
             any |= shrink_requests(doc, c, seed, prop, runs);
             json_t *mix = json_object_get(c, "mix");
             any |= shrink_array(doc, c, "mix", 1, seed, prop, runs);
