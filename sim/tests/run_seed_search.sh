@@ -17,4 +17,7 @@ count=$(echo "$out" | sed -n "s|^$dir/seed_search_half.json: \([0-9]*\) of 40 se
 [ "$listed" -eq "$count" ] || fail "$listed seeds listed, $count counted"
 "$exe" sim "$dir/seed_search_none.json" --seeds 5..1 >/dev/null 2>&1
 [ $? -eq 2 ] || fail "--seeds 5..1 is not a usage error"
-echo "seed search: $count of 40 seeds fail, each listed"
+# --explore --check TRACE: one trace under the explore observer (docs/explore.md)
+out=$("$exe" sim --explore --check "$dir/seed_search_half.json" --seed 3) || fail "--check exited $?: $out"
+echo "$out" | grep -q "^PASS $dir/seed_search_half.json seed 3: [1-9][0-9]* property checks held$" || fail "--check: $out"
+echo "seed search: $count of 40 seeds fail, each listed; --check passes"
