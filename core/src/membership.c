@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rl_assert.h"
 #include "rl_le.h"
 #include "rl_log.h"
 #include "rl_membership.h"
@@ -308,6 +309,7 @@ static void install_result(rl_membership_t *m, const rl_discovery_t *d) {
         refresh_failed(m);
         return;
     }
+    RL_ASSERT(n >= fresh && n <= RL_MAX_MEMBERS);
     rl_snapshot_t *s = rl_snapshot_new(found, n);
     if (s == NULL) {
         mlog(m, R_LOG_ERROR, "membership: out of memory installing %zu servers", n);
@@ -321,6 +323,7 @@ static void install_result(rl_membership_t *m, const rl_discovery_t *d) {
     rl_snapshot_unref(m->current);
     m->current = s;
     m->generation++;
+    RL_ASSERT(m->current->count >= 1 && m->current->count <= n); /* a new request freezes a non-empty snapshot */
     m->next_periodic_ms = add_sat(now, interval);
     m->forced_not_before_ms = add_sat(now, add_sat(m->forced_min_interval_ms, draw_jitter(m)));
     if (stale == 0) {

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rl_assert.h"
 #include "rl_le.h"
 #include "rl_reqtable.h"
 
@@ -71,6 +72,7 @@ int rl_reqtable_put(rl_reqtable_t *t, void *entry) {
     }
     t->slots[i] = entry;
     t->count++;
+    RL_ASSERT(t->count <= t->used && t->used * 2 <= t->cap); /* under half full, live + tombstones */
     return 0;
 }
 
@@ -112,7 +114,9 @@ int rl_reqtable_remove(rl_reqtable_t *t, const void *entry) {
     } else {
         t->slots[i] = TOMBSTONE;
     }
+    RL_ASSERT(t->count > 0);
     t->count--;
+    RL_ASSERT(find(t, t->key_of(entry)) == SIZE_MAX); /* gone */
     return 0;
 }
 

@@ -8,6 +8,7 @@
 
 #include <openssl/crypto.h>
 
+#include "rl_assert.h"
 #include "rl_client.h"
 
 /* Start of transmission round k (k <= N) or, for k == N + 1, of the final phase. */
@@ -22,11 +23,14 @@ static uint64_t phase_start(const r_client_req_t *req, uint32_t k) {
 
 static void enter_round(r_client_req_t *req, uint32_t k) {
     const r_policy_schedule_t *s = &req->client->schedule;
+    RL_ASSERT(k < s->rounds && k >= req->round);
     uint64_t start = phase_start(req, k);
     req->round = k;
     req->phase = R_PHASE_ROUND;
     req->pref_deadline = start + s->preference_ms[k];
     req->end_deadline = start + s->round_ms[k];
+    /* r-client.md 9.3.1: 0 <= P(k) <= B(k); every round ends before the horizon */
+    RL_ASSERT(req->pref_deadline <= req->end_deadline && req->end_deadline <= req->dedup_deadline);
 }
 
 static void enter_final(r_client_req_t *req) {
@@ -35,6 +39,7 @@ static void enter_final(r_client_req_t *req) {
     req->phase = R_PHASE_FINAL_RECEIVE;
     req->pref_deadline = start + s->final_preference_ms;
     req->end_deadline = start + s->final_receive_ms;
+    RL_ASSERT(req->pref_deadline <= req->end_deadline && req->end_deadline <= req->dedup_deadline);
 }
 
 void rl_request_start(r_client_req_t *req) {
@@ -106,6 +111,8 @@ void rl_request_set_abandon(r_client_req_t *req, void (*on_abandon)(void *user))
  * then the callback exactly once (r-client.md 6.3 rules 2 and 4). */
 static void complete(r_client_req_t *req, int status, const rl_rate_response_t *resp, uint64_t now_ms) {
     r_client_t *c = req->client;
+    RL_ASSERT(!req->completing); /* the callback fires exactly once (r-client.md 6.3) */
+    RL_ASSERT((status == RCLIENT_OK) == (resp != NULL));
     req->completing = true;
     rl_reqtable_remove(&c->inflight, req);
     /* At most 39 resources or 27 guards fit one datagram (api.md "Capacity limits"). */
@@ -169,6 +176,7 @@ void rl_request_on_response(r_client_req_t *req, const rl_rate_response_t *resp,
         }
         return;
     }
+    RL_ASSERT(req->n_missing > 0 && !req->completing);
     req->responded[rank] = 1;
     req->n_missing--;
     bool better = req->candidate < 0 || (long)rank < req->candidate;
@@ -180,6 +188,7 @@ void rl_request_on_response(r_client_req_t *req, const rl_rate_response_t *resp,
         req->candidate = (long)rank;
         retain_candidate(req, resp);
     }
+    RL_ASSERT(req->candidate >= 0 && req->responded[req->candidate]); /* the candidate responded */
     if (now_ms >= req->pref_deadline) {
         complete(req, RCLIENT_OK, &req->cand_resp, now_ms);
     }

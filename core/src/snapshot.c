@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "rl_assert.h"
 #include "rl_membership.h"
 
 typedef struct {
@@ -57,6 +58,10 @@ rl_snapshot_t *rl_snapshot_new(const rl_member_t *members, size_t n) {
         ids[i] = s->members[i].server_id;
     }
     s->ids = ids;
+    /* r-client.md 9.3.2: one strict oldest-to-youngest order */
+    for (size_t i = 1; i < s->count; i++) {
+        RL_ASSERT(ids[i - 1] < ids[i]);
+    }
     return s;
 }
 

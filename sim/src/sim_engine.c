@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rl_assert.h"
 #include "sim_engine.h"
 
 #define INITIAL_CAP 1024u
@@ -112,6 +113,8 @@ uint64_t sim_engine_run(sim_engine_t *e, sim_time_t until) {
         }
         sim_event_t ev = e->heap[0];
         pop_root(e);
+        RL_ASSERT(ev.at >= e->now); /* time never runs backwards */
+        RL_ASSERT(e->len == 0 || !before(&e->heap[0], &ev)); /* the root was the earliest event */
         e->now = ev.at;
         e->processed++;
         done++;

@@ -92,6 +92,15 @@ typedef struct sim_log sim_log_t;
 sim_log_t *sim_log_new(FILE *text);
 void sim_log_free(sim_log_t *log);
 void sim_log_record(sim_log_t *log, sim_time_t at, sim_log_kind_t kind, uint64_t a, uint64_t b, uint64_t c);
+/* The same, for a send or deliver record: an observer (explore mode,
+ * docs/explore.md) also sees the datagram's bytes; the log itself does not. */
+void sim_log_record_bytes(sim_log_t *log, sim_time_t at, sim_log_kind_t kind, uint64_t a, uint64_t b, uint64_t c,
+                          const uint8_t *data, size_t len);
+/* An observer of every record, after it is logged (data NULL unless the
+ * record carries a datagram). NULL fn removes it. */
+typedef void (*sim_log_observer_fn)(void *ctx, uint64_t at_us, int kind, uint64_t a, uint64_t b, uint64_t c,
+                                    const uint8_t *data, size_t len);
+void sim_log_set_observer(sim_log_t *log, sim_log_observer_fn fn, void *ctx);
 uint64_t sim_log_count(const sim_log_t *log);
 /* Hex SHA-256 of every record so far (65 bytes with NUL). Does not end the log. */
 void sim_log_digest(const sim_log_t *log, char out[65]);

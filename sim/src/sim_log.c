@@ -20,6 +20,8 @@ struct sim_log {
     EVP_MD_CTX *md;
     FILE *text;
     uint64_t count;
+    sim_log_observer_fn observer;
+    void *observer_ctx;
     size_t staged; /* bytes in batch */
     uint8_t batch[RECORD_LEN * BATCH_RECORDS];
 };
@@ -93,6 +95,24 @@ void sim_log_record(sim_log_t *log, sim_time_t at, sim_log_kind_t kind, uint64_t
     log->count++;
     if (log->text != NULL) {
         fprintf(log->text, "%" PRIu64 " %s %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", at, kind_name(kind), a, b, c);
+    }
+    if (log->observer != NULL && kind != SIM_LOG_SEND && kind != SIM_LOG_DELIVER) {
+        log->observer(log->observer_ctx, at, (int)kind, a, b, c, NULL, 0);
+    }
+}
+
+void sim_log_record_bytes(sim_log_t *log, sim_time_t at, sim_log_kind_t kind, uint64_t a, uint64_t b, uint64_t c,
+                          const uint8_t *data, size_t len) {
+    sim_log_record(log, at, kind, a, b, c);
+    if (log != NULL && log->observer != NULL && (kind == SIM_LOG_SEND || kind == SIM_LOG_DELIVER)) {
+        log->observer(log->observer_ctx, at, (int)kind, a, b, c, data, len);
+    }
+}
+
+void sim_log_set_observer(sim_log_t *log, sim_log_observer_fn fn, void *ctx) {
+    if (log != NULL) {
+        log->observer = fn;
+        log->observer_ctx = ctx;
     }
 }
 

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rl_assert.h"
 #include "sim_net.h"
 
 /* A draw is capped at one hour: long-tail shapes cannot overflow the clock. */
@@ -439,8 +440,9 @@ static void deliver_event(void *ctx, uint64_t arg, void *ptr) {
     (void)arg;
     sim_net_t *net = ctx;
     packet_t *p = ptr;
+    RL_ASSERT(p->src < net->n && p->dst < net->n && p->len <= SIM_MAX_PACKET); /* only what send accepted */
     net->stats.delivered++;
-    sim_log_record(net->log, sim_engine_now(net->engine), SIM_LOG_DELIVER, p->src, p->dst, p->len);
+    sim_log_record_bytes(net->log, sim_engine_now(net->engine), SIM_LOG_DELIVER, p->src, p->dst, p->len, p->data, p->len);
     net->deliver(net->deliver_ctx, p->src, p->dst, p->data, p->len);
     packet_put(net, p); /* after the call: data is valid during it */
 }
@@ -475,7 +477,7 @@ int sim_net_send(sim_net_t *net, uint32_t src, uint32_t dst, const uint8_t *data
         return -1;
     }
     net->stats.sent++;
-    sim_log_record(net->log, sim_engine_now(net->engine), SIM_LOG_SEND, src, dst, len);
+    sim_log_record_bytes(net->log, sim_engine_now(net->engine), SIM_LOG_SEND, src, dst, len, data, len);
     if (len > SIM_MAX_PACKET) {
         drop(net, src, dst, SIM_DROP_TOO_BIG);
         return -1;

@@ -7,6 +7,7 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 
+#include "rl_assert.h"
 #include "sim_server_codec.h"
 #include "sim_server_dedup.h"
 
@@ -207,17 +208,22 @@ static void pop_head(srv_dedup_t *d, uint64_t now_ms) {
     srv_dd_slot_t *s = &d->ring[d->head];
     if (s->live) {
         if (now_ms < s->expiry_ms) {
+            uint64_t evicted_before = d->evicted;
             d->evicted++;
             d->evicted_key_id = s->key_id;
             if (s->expiry_ms > d->degraded_until_ms) {
                 d->degraded_until_ms = s->expiry_ms;
             }
+            /* Degraded-State Behavior: an eviction is counted (ERROR) and degrades until its window ends */
+            RL_ASSERT(d->evicted == evicted_before + 1 && d->degraded_until_ms > now_ms);
+            (void)evicted_before;
             srv_dd_ghost_t *g = &d->ghosts[s->hash & d->index_mask];
             g->fp = s->hash;
             g->expiry_ms = s->expiry_ms;
         }
         srv_dedup_kill(d, s);
     }
+    RL_ASSERT(d->count > 0);
     d->head = (d->head + 1) % d->phys;
     d->count--;
 }
@@ -236,6 +242,7 @@ void srv_dedup_set_capacity(srv_dedup_t *d, uint32_t capacity, uint64_t now_ms) 
     while (d->count > d->capacity) {
         pop_head(d, now_ms);
     }
+    RL_ASSERT(d->count <= d->capacity);
 }
 
 static int store_bytes(srv_dd_slot_t *s, const uint8_t *resp, size_t len) {

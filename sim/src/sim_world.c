@@ -112,7 +112,7 @@ static void inject(sim_world_t *w, size_t idx, const sim_fault_cfg_t *f, long c,
         }
         if (len == 0) continue; /* nothing to replay yet */
         w->m.injected_datagrams++;
-        sim_log_record(w->log, sim_engine_now(&w->engine), SIM_LOG_DELIVER, srv->node, (uint64_t)c, len);
+        sim_log_record_bytes(w->log, sim_engine_now(&w->engine), SIM_LOG_DELIVER, srv->node, (uint64_t)c, len, d, len);
         sim_host_deliver(w, &w->hosts[c], srv->node, d, len);
     }
 }
@@ -351,6 +351,9 @@ static int setup(sim_world_t *w, const sim_run_opts_t *opts) {
     if (sim_engine_init(&w->engine) != 0) return -1;
     w->log = sim_log_new(opts != NULL ? opts->events : NULL);
     if (w->log == NULL) return -1;
+    if (opts != NULL && opts->observer != NULL) {
+        sim_log_set_observer(w->log, opts->observer, opts->observer_ctx);
+    }
     if (opts != NULL && opts->timeline != NULL && opts->timeline_ms > 0) sim_timeline_init(w, opts->timeline_ms);
     w->n_hosts = cfg->n_clients; /* node numbering needs it before hosts exist */
     if (sim_servers_create(w) != 0) return -1;

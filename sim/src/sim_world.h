@@ -88,6 +88,12 @@ typedef struct {
     FILE *events;                     /* text event log, or NULL */
     FILE *timeline;                   /* --timeline CSV (docs/traces.md "Timeline"), or NULL */
     uint32_t timeline_ms;             /* its window length, ms (> 0 with timeline) */
+    /* An observer of every event-log record, with the datagram of send and
+     * deliver records (explore mode's property checks, docs/explore.md), or
+     * NULL. Its type is sim_log_observer_fn (sim_engine.h). */
+    void (*observer)(void *ctx, uint64_t at_us, int kind, uint64_t a, uint64_t b, uint64_t c, const uint8_t *data,
+                     size_t len);
+    void *observer_ctx;
 } sim_run_opts_t;
 
 /* Run cfg with seed. Returns 0 with *out filled (free with sim_result_free),

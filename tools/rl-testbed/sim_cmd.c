@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "sim_cmd.h"
+#include "explore_cmd.h"
 #include "vec_runner.h" /* vec_default_base: where the default data lives */
 #include "sim_trace.h"
 #include "sim_world.h"
@@ -48,6 +49,7 @@ static void usage(FILE *f) {
           "  --quiet               print only the summary line per trace and failures\n"
           "  --wall-time           also print each trace's wall time (stdout and JSON); without it\n"
           "                        stdout and --json depend only on the traces and seeds\n"
+          "  --explore, --seeds    random worlds and seed search: rl-testbed sim --explore --help\n"
           "  --help                print this help\n"
           "\n"
           "The same trace and seed give a byte-identical event log, stdout and JSON.\n"
@@ -278,6 +280,7 @@ static bool is_directory(const char *path) {
 }
 
 int rl_cmd_sim(int argc, char **argv) {
+    if (rl_explore_wanted(argc, argv)) return rl_cmd_explore(argc, argv);
     sim_opts_t o = {0};
     paths_t paths = {0};
     for (int i = 1; i < argc; i++) {
