@@ -80,6 +80,39 @@ static bool parse_extra(const json_t *list, io_case_t *ic, char *err, size_t cap
     return true;
 }
 
+/* "discovery": "dns" and "dns_targets": {server name: first label of its SRV
+ * target} (docs/interop.md "DNS"). */
+static bool parse_dns(const json_t *root, io_case_t *ic, char *err, size_t cap)
+{
+    const json_t *d = json_object_get(root, "discovery"), *t = json_object_get(root, "dns_targets");
+    const char *key;
+    const json_t *v;
+    if (d != NULL && (!json_is_string(d) || (strcmp(json_string_value(d), "dns") != 0 &&
+                                             strcmp(json_string_value(d), "static") != 0))) {
+        vec_format(err, cap, "discovery: want \"dns\" or \"static\"");
+        return false;
+    }
+    ic->dns = d != NULL && strcmp(json_string_value(d), "dns") == 0;
+    if (t != NULL && (!ic->dns || !json_is_object(t))) {
+        vec_format(err, cap, "dns_targets: want an object of server name to label, with \"discovery\": \"dns\"");
+        return false;
+    }
+    json_object_foreach((json_t *)t, key, v) {
+        int idx = -1;
+        for (size_t s = 0; s < ic->c.n_servers; s++)
+            if (strcmp(ic->c.server_names[s], key) == 0)
+                idx = (int)s;
+        const char *label = json_string_value(v);
+        if (idx < 0 || label == NULL || label[0] == '\0' || strlen(label) >= sizeof ic->dns_target[0] ||
+            strspn(label, "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen(label)) {
+            vec_format(err, cap, "dns_targets.%s: want a server's name and a DNS label (a-z, 0-9, -)", key);
+            return false;
+        }
+        vec_format(ic->dns_target[idx], sizeof ic->dns_target[idx], "%s", label);
+    }
+    return true;
+}
+
 bool io_case_load(const char *path, io_case_t *ic, char *err, size_t cap)
 {
     char msg[256];
@@ -102,11 +135,13 @@ bool io_case_load(const char *path, io_case_t *ic, char *err, size_t cap)
     }
     json_object_set_new(copy, "schema", json_string(CONF_SCHEMA_ID));
     json_object_del(copy, "interop_events");
+    json_object_del(copy, "discovery");
+    json_object_del(copy, "dns_targets");
     if (!conf_case_parse(copy, &ic->c, &e)) {
         vec_format(err, cap, "%s", e.msg);
         goto out;
     }
-    if (!parse_extra(json_object_get(root, "interop_events"), ic, err, cap))
+    if (!parse_extra(json_object_get(root, "interop_events"), ic, err, cap) || !parse_dns(root, ic, err, cap))
         goto out;
     ic->any_auth = ic->c.any_auth;
     ic->default_request = json_object_get(root, "request") == NULL;

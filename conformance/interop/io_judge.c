@@ -347,6 +347,45 @@ static void check_report(judge_t *j)
     }
 }
 
+/* The case's expect.rebinds, judged on the source port: after a trusted
+ * response with keep_port = false the latency report (sent after the
+ * decision, outside any receive callback) comes from a new port; with no
+ * rebind expected, from the port of the request. */
+static void check_steering(judge_t *j)
+{
+    io_run_t *run = j->run;
+    const conf_behaviour_t *x = &run->c.expect;
+    if (!x->has_rebinds || run->report_us == 0)
+        return;
+    io_row_t *r = row(j, "steering", "convention",
+                      x->rebinds > 0 ? "r-client.md 6.1 (after keep_port = false from a trusted response, subsequent "
+                                       "sends should use the replacement source port)"
+                                     : "r-client.md 6.1, 9.3.3 rule 2 (only a trusted response requests a rebind; "
+                                       "untrusted datagrams are ignored)",
+                      false);
+    uint16_t req_port = 0;
+    size_t n_reports = 0;
+    for (size_t i = 0; i < run->n_rx; i++) {
+        const io_rx_t *v = &run->rx[i];
+        if (v->pdu == IO_PDU_REQUEST && req_port == 0)
+            req_port = v->src_port;
+    }
+    for (size_t i = 0; i < run->n_rx; i++) {
+        const io_rx_t *v = &run->rx[i];
+        if (v->pdu != IO_PDU_REPORT)
+            continue;
+        n_reports++;
+        if (x->rebinds > 0 && v->src_port == req_port)
+            blame(j, r, i, "the latency report comes from the request's source port: no rebind");
+        else if (x->rebinds == 0 && v->src_port != req_port)
+            blame(j, r, i, "the latency report comes from another source port than the request: a rebind");
+    }
+    if (n_reports == 0)
+        vec_format(r->detail, sizeof r->detail, "not judged: no latency report arrived");
+    else if (r->pass)
+        vec_format(r->detail, sizeof r->detail, "%s", x->rebinds > 0 ? "new source port" : "same source port");
+}
+
 void io_judge(io_run_t *run, io_rows_t *rows)
 {
     judge_t j = {.run = run, .rows = rows, .early = IO_EARLY_MS * 1000u,
@@ -365,6 +404,7 @@ void io_judge(io_run_t *run, io_rows_t *rows)
     check_completion(&j);
     check_decision(&j);
     check_report(&j);
+    check_steering(&j);
 }
 
 bool io_rows_timing_affected(const io_rows_t *rows)

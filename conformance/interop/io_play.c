@@ -40,8 +40,16 @@ static json_t *create_msg(const io_run_t *run)
                                                  (int)run->servers[i].port, "address", run->v6 ? "::1" : "127.0.0.1",
                                                  "server_id", id));
     }
-    json_t *m = json_pack("{s:s, s:s, s:o, s:o}", "op", "create", "key", run->c.key, "servers", servers, "policy",
+    json_t *m = json_pack("{s:s, s:s, s:o}", "op", "create", "key", run->c.key, "policy",
                           conf_policy_json(&run->c.policy));
+    if (run->ic->dns) { /* the client discovers the servers (docs/interop.md "DNS") */
+        char resolver[48];
+        vec_format(resolver, sizeof resolver, run->v6 ? "[::1]:%u" : "127.0.0.1:%u", (unsigned)run->dns_port);
+        json_object_set_new(m, "dns", json_pack("{s:s, s:s}", "name", IO_DNS_NAME, "resolver", resolver));
+        json_decref(servers);
+    } else {
+        json_object_set_new(m, "servers", servers);
+    }
     if (run->c.has_preset)
         json_object_set_new(m, "preset", json_string(presets[run->c.preset % 5]));
     return m;
@@ -216,7 +224,7 @@ bool io_play(io_run_t *run, const char *cmd, char *err, size_t cap)
     run->selected = -1;
     run->host = calloc(1, sizeof *run->host);
     if (run->host == NULL || !conf_host_init_servers(run->host, &run->c, err, cap) ||
-        !io_servers_start(run, err, cap))
+        !io_servers_start(run, err, cap) || (run->ic->dns && !io_dns_start(run, err, cap)))
         return false;
     io_driver_t *d = io_driver_start(cmd, err, cap);
     if (d == NULL)

@@ -8,6 +8,8 @@
 #include <time.h>
 
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
@@ -62,6 +64,10 @@ bool io_servers_start(io_run_t *run, char *err, size_t cap)
 
 void io_servers_stop(io_run_t *run)
 {
+    io_dns_stop(run);
+    if (run->dns_conf[0] != '\0')
+        unlink(run->dns_conf);
+    run->dns_conf[0] = '\0';
     for (size_t i = 0; i < run->c.n_servers; i++) {
         if (run->servers[i].fd >= 0)
             close(run->servers[i].fd);
@@ -128,7 +134,7 @@ static void capture(io_run_t *run, int server, const uint8_t *d, size_t len, uin
     c->len = len;
 }
 
-static void record(io_run_t *run, int i, const uint8_t *d, size_t len, uint64_t at_us)
+static void record(io_run_t *run, int i, const uint8_t *d, size_t len, uint64_t at_us, uint16_t src_port)
 {
     io_server_t *s = &run->servers[i];
     uint8_t out[R_CLIENT_MAX_DATAGRAM];
@@ -143,6 +149,7 @@ static void record(io_run_t *run, int i, const uint8_t *d, size_t len, uint64_t 
     r->at_us = at_us;
     r->server = i;
     r->len = len;
+    r->src_port = src_port;
     r->verdict = v;
     sim_server_reason_text(&res.why, r->why, sizeof r->why);
     r->key_bytes = has_key_bytes(run, d, len);
@@ -187,7 +194,9 @@ void io_servers_receive(io_run_t *run, int i)
         memcpy(&s->peer, &peer, sizeof peer);
         s->peer_len = m.msg_namelen;
         s->has_peer = true;
-        record(run, i, d, (size_t)len, at_us);
+        uint16_t port = peer.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&peer)->sin6_port)
+                                                   : ntohs(((struct sockaddr_in *)&peer)->sin_port);
+        record(run, i, d, (size_t)len, at_us, port);
         OPENSSL_cleanse(d, (size_t)len);
     }
 }
@@ -241,6 +250,12 @@ void io_servers_send(io_run_t *run, const io_event_t *ev)
     }
     if (!ok)
         return;
+    if (t->valid && !io_dns_trusted(run, (size_t)ev->server)) {
+        /* its server_id is not the one its SRV target names (a restarted
+         * server, DNS not yet updated): untrusted (r-client.md 3.1, 9) */
+        t->valid = false;
+        vec_format(t->what, sizeof t->what, "untrusted_id");
+    }
     t->at_us = io_now_us(); /* before the send: no answer to it can come earlier */
     (void)sendto(s->fd, d, len, 0, (const struct sockaddr *)&s->peer, s->peer_len);
     run->n_tx++;
