@@ -80,6 +80,33 @@ static bool parse_extra(const json_t *list, io_case_t *ic, char *err, size_t cap
     return true;
 }
 
+/* "restart": {"server": name, "before": {"start_s_since_2025", "listener_id",
+ * "node_id"}}: the server's identity before its restart (docs/interop.md
+ * "Restarts"); needs DNS, whose records name the server either way. */
+static bool parse_restart(const json_t *r, io_case_t *ic, char *err, size_t cap)
+{
+    ic->restart = -1;
+    if (r == NULL)
+        return true;
+    const char *server = json_string_value(json_object_get(r, "server"));
+    const json_t *b = json_object_get(r, "before");
+    json_int_t st = json_integer_value(json_object_get(b, "start_s_since_2025"));
+    json_int_t li = json_integer_value(json_object_get(b, "listener_id"));
+    json_int_t node = json_integer_value(json_object_get(b, "node_id"));
+    for (size_t s = 0; server != NULL && s < ic->c.n_servers; s++)
+        if (strcmp(ic->c.server_names[s], server) == 0)
+            ic->restart = (int)s;
+    if (!ic->dns || ic->restart < 0 || !json_is_integer(json_object_get(b, "start_s_since_2025")) || st < 0 ||
+        st >= (1ll << 41) || li < 0 || li > 255 || node < 0 || node > 0x7FFF) {
+        vec_format(err, cap, "restart: want {\"server\": name, \"before\": {\"start_s_since_2025\", "
+                   "\"listener_id\", \"node_id\"}}, with \"discovery\": \"dns\"");
+        ic->restart = -1;
+        return false;
+    }
+    ic->restart_before_id = ((uint64_t)st << 23) | ((uint64_t)li << 15) | (uint64_t)node;
+    return true;
+}
+
 /* "discovery": "dns" and "dns_targets": {server name: first label of its SRV
  * target} (docs/interop.md "DNS"). */
 static bool parse_dns(const json_t *root, io_case_t *ic, char *err, size_t cap)
@@ -110,7 +137,7 @@ static bool parse_dns(const json_t *root, io_case_t *ic, char *err, size_t cap)
         }
         vec_format(ic->dns_target[idx], sizeof ic->dns_target[idx], "%s", label);
     }
-    return true;
+    return parse_restart(json_object_get(root, "restart"), ic, err, cap);
 }
 
 bool io_case_load(const char *path, io_case_t *ic, char *err, size_t cap)
@@ -137,6 +164,7 @@ bool io_case_load(const char *path, io_case_t *ic, char *err, size_t cap)
     json_object_del(copy, "interop_events");
     json_object_del(copy, "discovery");
     json_object_del(copy, "dns_targets");
+    json_object_del(copy, "restart");
     if (!conf_case_parse(copy, &ic->c, &e)) {
         vec_format(err, cap, "%s", e.msg);
         goto out;

@@ -29,6 +29,8 @@ void io_dns_label(const io_run_t *run, size_t i, char *out, size_t cap)
 {
     if (run->ic->dns_target[i][0] != '\0')
         vec_format(out, cap, "%s", run->ic->dns_target[i]);
+    else if ((int)i == run->ic->restart && !run->restarted)
+        vec_format(out, cap, "s-%" PRIu64, run->ic->restart_before_id);
     else
         vec_format(out, cap, "s-%" PRIu64, run->c.server_ids[i]);
 }
@@ -38,7 +40,8 @@ bool io_dns_trusted(const io_run_t *run, size_t i)
     char want[40], got[40];
     if (!run->ic->dns)
         return true;
-    vec_format(want, sizeof want, "s-%" PRIu64, run->c.server_ids[i]);
+    vec_format(want, sizeof want, "s-%" PRIu64,
+               (int)i == run->ic->restart && !run->restarted ? run->ic->restart_before_id : run->c.server_ids[i]);
     io_dns_label(run, i, got, sizeof got);
     return strcmp(want, got) == 0;
 }
@@ -188,6 +191,23 @@ bool io_dns_start(io_run_t *run, char *err, size_t cap)
     }
     vec_format(err, cap, "(dns): dnsmasq did not answer on %s within %u ms (is it installed? "
                "scripts/install-deps.sh)", run->v6 ? "::1" : "127.0.0.1", DNS_READY_MS);
+    return false;
+}
+
+bool io_dns_restart(io_run_t *run, char *err, size_t cap)
+{
+    uint16_t port = run->dns_port;
+    io_dns_stop(run);
+    if (!write_conf(run, run->dns_conf)) {
+        vec_format(err, cap, "(dns): cannot write %s", run->dns_conf);
+        return false;
+    }
+    run->dns_pid = spawn(run, port);
+    if (run->dns_pid != 0 && answers(run, port)) {
+        run->dns_port = port;
+        return true;
+    }
+    vec_format(err, cap, "(dns): dnsmasq did not answer again on port %u", (unsigned)port);
     return false;
 }
 

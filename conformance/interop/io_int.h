@@ -54,6 +54,9 @@ typedef struct {
     size_t n_extra;
     bool dns;              /* "discovery": "dns": the client discovers the servers (docs/interop.md "DNS") */
     char dns_target[CONF_MAX_SERVERS][40]; /* per server its SRV target's first label; "" = s-<server_id> */
+    int restart;           /* "restart": this server runs a warm-up check under restart_before_id, then
+                              restarts with its case server_id (docs/interop.md "Restarts"); -1 none */
+    uint64_t restart_before_id;
 } io_case_t;
 
 typedef enum { IO_PDU_OTHER = 0, IO_PDU_REQUEST, IO_PDU_REPORT } io_pdu_t;
@@ -118,6 +121,9 @@ typedef struct {
     bool selected_known;    /* the driver named a server */
     uint64_t decided_us;
     char driver_error[160]; /* the driver failed or answered an error */
+    bool echo;              /* the warm-up check: every server answers each request at once */
+    bool restarted;         /* the restart server runs under its case server_id */
+    char warmup[120];       /* what the warm-up check decided, for the report */
     int dns_pid;            /* the run's dnsmasq; 0 none */
     uint16_t dns_port;
     char dns_conf[64];      /* its configuration file */
@@ -151,8 +157,13 @@ bool io_servers_start(io_run_t *run, char *err, size_t cap);
 void io_servers_stop(io_run_t *run);
 /* Receive everything queued on server i (record, model, captures). */
 void io_servers_receive(io_run_t *run, int i);
+/* Receive on every server for ms (recorded like any other datagram). */
+void io_servers_receive_all(io_run_t *run, unsigned ms);
 /* Send the scripted datagram ev now. */
 void io_servers_send(io_run_t *run, const io_event_t *ev);
+/* The restart of server i: a fresh model (no state, no request seen) under
+ * its case server_id, on the same port (r-client.md 9.1: the SRV port routes). */
+bool io_servers_restart(io_run_t *run, int i, char *err, size_t cap);
 uint64_t io_now_us(void);
 
 /* io_dns.c: the run's dnsmasq (docs/interop.md "DNS"): SRV/A/AAAA records of
@@ -160,6 +171,8 @@ uint64_t io_now_us(void);
 #define IO_DNS_NAME "rl-interop.test"
 bool io_dns_start(io_run_t *run, char *err, size_t cap);
 void io_dns_stop(io_run_t *run);
+/* The records rewritten (after a restart), dnsmasq restarted on its port. */
+bool io_dns_restart(io_run_t *run, char *err, size_t cap);
 /* The SRV target's first label of server i: the case's, or s-<server_id>. */
 void io_dns_label(const io_run_t *run, size_t i, char *out, size_t cap);
 /* Whether server i's responses carry the server_id its SRV target names. */

@@ -4,6 +4,7 @@
  * deciding every datagram, the kernel's receive timestamp of each, and the
  * scripted datagrams the case sends back. */
 #define _GNU_SOURCE
+#include <poll.h>
 #include <string.h>
 #include <time.h>
 
@@ -31,33 +32,51 @@ uint64_t io_now_us(void)
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
+/* Server i's model under id: the reference server model as serve runs it. */
+static bool new_model(io_run_t *run, size_t i, uint64_t id)
+{
+    io_server_t *s = &run->servers[i];
+    sim_server_params_t p = {0};
+    p.server_start_s = START_2025_S + (id >> 23);
+    p.listener_id = (uint8_t)(id >> 15);
+    p.node_id = (uint16_t)(id & 0x7FFFu);
+    p.backend = 2;
+    uint64_t seed = 0;
+    sim_rng_t rng;
+    if (RAND_bytes((unsigned char *)&seed, sizeof seed) != 1)
+        return false;
+    sim_rng_seed(&rng, seed, SIM_STREAM_SERVER, i);
+    sim_server_free(s->model);
+    s->model = sim_server_new(&p, &rng);
+    s->last_len = 0;
+    if (s->model == NULL || sim_server_id(s->model) != id || sim_server_add_tenant(s->model, run->c.key) != 0)
+        return false;
+    sim_server_set_udp_port(s->model, s->port);
+    return true;
+}
+
 bool io_servers_start(io_run_t *run, char *err, size_t cap)
 {
     for (size_t i = 0; i < run->c.n_servers; i++) {
         io_server_t *s = &run->servers[i];
-        uint64_t id = run->c.server_ids[i];
-        sim_server_params_t p = {0};
-        p.server_start_s = START_2025_S + (id >> 23);
-        p.listener_id = (uint8_t)(id >> 15);
-        p.node_id = (uint16_t)(id & 0x7FFFu);
-        p.backend = 2;
-        uint64_t seed = 0;
-        sim_rng_t rng;
-        if (RAND_bytes((unsigned char *)&seed, sizeof seed) != 1) {
-            vec_format(err, cap, "(servers): no random seed from the OS");
-            return false;
-        }
-        sim_rng_seed(&rng, seed, SIM_STREAM_SERVER, i);
+        uint64_t id = (int)i == run->ic->restart ? run->ic->restart_before_id : run->c.server_ids[i];
         s->fd = serve_net_open(run->v6 ? "::1" : "127.0.0.1", &s->port);
-        s->model = sim_server_new(&p, &rng);
         int on = 1;
-        if (s->fd < 0 || s->model == NULL || setsockopt(s->fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on) != 0 ||
-            sim_server_id(s->model) != id || sim_server_add_tenant(s->model, run->c.key) != 0) {
+        if (s->fd < 0 || setsockopt(s->fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on) != 0 ||
+            !new_model(run, i, id)) {
             vec_format(err, cap, "(servers): server %s could not start on %s", run->c.server_names[i],
                        run->v6 ? "::1" : "127.0.0.1");
             return false;
         }
-        sim_server_set_udp_port(s->model, s->port);
+    }
+    return true;
+}
+
+bool io_servers_restart(io_run_t *run, int i, char *err, size_t cap)
+{
+    if (!new_model(run, (size_t)i, run->c.server_ids[i])) {
+        vec_format(err, cap, "(servers): server %s could not restart", run->c.server_names[i]);
+        return false;
     }
     return true;
 }
@@ -169,6 +188,8 @@ static void record(io_run_t *run, int i, const uint8_t *d, size_t len, uint64_t 
         memcpy(s->last, out, out_len);
         s->last_len = out_len;
     }
+    if (run->echo && out_len > 0) /* the warm-up check: serve as `rl-testbed serve` does */
+        (void)sendto(s->fd, out, out_len, 0, (const struct sockaddr *)&s->peer, s->peer_len);
 }
 
 void io_servers_receive(io_run_t *run, int i)
@@ -198,6 +219,21 @@ void io_servers_receive(io_run_t *run, int i)
                                                    : ntohs(((struct sockaddr_in *)&peer)->sin_port);
         record(run, i, d, (size_t)len, at_us, port);
         OPENSSL_cleanse(d, (size_t)len);
+    }
+}
+
+void io_servers_receive_all(io_run_t *run, unsigned ms)
+{
+    uint64_t end = io_now_us() + (uint64_t)ms * 1000u;
+    for (uint64_t now = io_now_us(); now < end; now = io_now_us()) {
+        struct pollfd p[CONF_MAX_SERVERS];
+        for (size_t i = 0; i < run->c.n_servers; i++)
+            p[i] = (struct pollfd){.fd = run->servers[i].fd, .events = POLLIN};
+        if (poll(p, (nfds_t)run->c.n_servers, (int)((end - now) / 1000u) + 1) <= 0)
+            continue;
+        for (size_t i = 0; i < run->c.n_servers; i++)
+            if (p[i].revents & POLLIN)
+                io_servers_receive(run, (int)i);
     }
 }
 
