@@ -303,6 +303,65 @@ static void test_script_late_within_slack_not_late(void **state)
     assert_string_equal(why, "");
 }
 
+/* A good run whose requests left port 40000 and whose latency reports (one per
+ * server) left report_port; the case expects rebinds. */
+static void steering_run(io_run_t *run, uint32_t rebinds, uint16_t report_port)
+{
+    good_run(run);
+    for (size_t i = 0; i < run->n_rx; i++)
+        run->rx[i].src_port = 40000;
+    run->c.expect.has_rebinds = true;
+    run->c.expect.rebinds = rebinds;
+    run->report_us = T0 + 400000;
+    for (int s = 0; s < 3; s++) {
+        io_rx_t *x = request(run, s, 401000, 9);
+        x->pdu = IO_PDU_REPORT;
+        x->src_port = report_port;
+    }
+}
+
+/* r-client.md 6.1: after keep_port = false from a trusted response, later sends use a new source port. */
+static void test_steering_rebind_new_port_passes(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    steering_run(&f->run, 1, 40001);
+    io_judge(&f->run, &rows);
+    assert_true(find(&rows, "steering")->pass);
+    assert_string_equal(find(&rows, "steering")->detail, "new source port");
+}
+
+static void test_steering_rebind_same_port_fails(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    steering_run(&f->run, 1, 40000);
+    io_judge(&f->run, &rows);
+    assert_only_failure(&rows, "steering");
+}
+
+/* r-client.md 6.1, 9.3.3 rule 2: no trusted keep_port = false, no rebind. */
+static void test_steering_no_rebind_new_port_fails(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    steering_run(&f->run, 0, 40001);
+    io_judge(&f->run, &rows);
+    assert_only_failure(&rows, "steering");
+}
+
+/* project: a case without expect.rebinds gets no steering row. */
+static void test_steering_not_expected_no_row(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    steering_run(&f->run, 0, 40001);
+    f->run.c.expect.has_rebinds = false;
+    io_judge(&f->run, &rows);
+    for (size_t i = 0; i < rows.n; i++)
+        assert_string_not_equal(rows.rows[i].name, "steering");
+}
+
 /* r-client.md 9.3.1: H = U * (sum B(k) + F) for each schedule kind. */
 static void test_horizon_per_schedule_kind(void **state)
 {
@@ -341,6 +400,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_response_auth_unanswered_selection_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_late_beyond_slack_named, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_late_within_slack_not_late, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_steering_rebind_new_port_passes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_steering_rebind_same_port_fails, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_steering_no_rebind_new_port_fails, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_steering_not_expected_no_row, setup, teardown),
         cmocka_unit_test(test_horizon_per_schedule_kind),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
