@@ -121,6 +121,7 @@ typedef struct {
     bool selected_known;    /* the driver named a server */
     uint64_t decided_us;
     char driver_error[160]; /* the driver failed or answered an error */
+    char unsupported[160];  /* the driver answered create with "unsupported": the run is skipped */
     bool echo;              /* the warm-up check: every server answers each request at once */
     bool restarted;         /* the restart server runs under its case server_id */
     char warmup[120];       /* what the warm-up check decided, for the report */

@@ -268,6 +268,13 @@ bool io_play(io_run_t *run, const char *cmd, char *err, size_t cap)
     json_t *ans = NULL;
     if (io_driver_send(d, create_msg(run)))
         ans = io_driver_wait(d, run, CREATE_TIMEOUT_MS);
+    const char *unsup = json_string_value(json_object_get(ans, "unsupported"));
+    if (unsup != NULL && !json_is_true(json_object_get(ans, "ok"))) { /* docs/interop.md "Driver protocol" */
+        vec_format(run->unsupported, sizeof run->unsupported, "the driver does not support %s", unsup);
+        json_decref(ans);
+        io_driver_stop(d);
+        return true;
+    }
     if (ans == NULL || !json_is_true(json_object_get(ans, "ok"))) {
         const char *e = json_string_value(json_object_get(ans, "error"));
         vec_format(run->driver_error, sizeof run->driver_error, "create: %s",

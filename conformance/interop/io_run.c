@@ -99,6 +99,8 @@ static bool has_failure(const io_rows_t *rows)
     return false;
 }
 
+static void skip_rows(io_state_t *st, const io_case_t *ic, const char *why);
+
 /* One run of ic bound to mode and family, rerun once when a timing check
  * failed or the testbed sent a scripted datagram late (io_script_late). */
 static void run_once(io_state_t *st, const io_case_t *ic, r_auth_type_t mode, bool v6)
@@ -135,6 +137,16 @@ static void run_once(io_state_t *st, const io_case_t *ic, r_auth_type_t mode, bo
         err[0] = '\0';
         if (!io_play(run, st->opt->driver, err, sizeof err))
             break;
+        if (run->unsupported[0] != '\0') { /* the driver declined the case: skipped, not failed */
+            char why[200];
+            vec_format(why, sizeof why, "%s", run->unsupported);
+            io_servers_stop(run);
+            conf_host_free(run->host);
+            free(run->host);
+            free(run);
+            skip_rows(st, ic, why);
+            return;
+        }
         io_judge(run, &rows);
         late[0] = '\0';
         bool script_late = io_script_late(run, late, sizeof late) && has_failure(&rows);
@@ -195,13 +207,13 @@ static void run_once(io_state_t *st, const io_case_t *ic, r_auth_type_t mode, bo
     free(run);
 }
 
-static void skip_case(io_state_t *st, const io_case_t *ic, const char *why)
+/* The skip row of ic in the report block already open, and its JSON run. */
+static void skip_rows(io_state_t *st, const io_case_t *ic, const char *why)
 {
     vec_report_t *r = &st->report;
     vec_case_t v;
     char d[VEC_MSG_MAX];
     memset(&v, 0, sizeof v);
-    vec_report_file_begin_columns(r, ic->path, "interop", "  check          status detail");
     vec_format(d, sizeof d, "%s", why);
     vec_report_skip_row(r, "case", d);
     vec_format(v.name, sizeof v.name, "%s", ic->c.id);
@@ -214,6 +226,12 @@ static void skip_case(io_state_t *st, const io_case_t *ic, const char *why)
     if (st->runs != NULL)
         json_array_append_new(st->runs, json_pack("{s:s, s:s, s:s, s:s}", "case", ic->c.id, "file", ic->path,
                                                   "result", "skip", "reason", why));
+}
+
+static void skip_case(io_state_t *st, const io_case_t *ic, const char *why)
+{
+    vec_report_file_begin_columns(&st->report, ic->path, "interop", "  check          status detail");
+    skip_rows(st, ic, why);
 }
 
 static void run_case(io_state_t *st, const io_case_t *ic)
