@@ -55,8 +55,9 @@ static bool before(uint64_t v, uint64_t slack, uint64_t t)
 }
 
 /* Kinds: one at or after its dedup deadline is late; after a selection, one
- * near the return sent once a valid response had been sent (or just before
- * the return) is a completion delivery; the first transmission to a server
+ * near the return that arrived after the servers sent their first datagram
+ * (the client reacts to something it received: a completion never comes
+ * earlier) is a completion delivery; the first transmission to a server
  * within the tolerance of t0 is initial; the others are replays. A datagram
  * that is no Rate Request (it fails framing) still counts as a transmission
  * of the request until the report is asked for. */
@@ -64,11 +65,9 @@ static void classify(judge_t *j)
 {
     io_run_t *run = j->run;
     bool seen[CONF_MAX_SERVERS] = {false};
-    uint64_t first_valid = UINT64_MAX;
-    for (size_t s = 0; s < run->c.n_servers; s++) {
-        uint64_t v = valid_at(run, (int)s);
-        first_valid = v < first_valid ? v : first_valid;
-    }
+    uint64_t first_sent = UINT64_MAX; /* the first datagram any server sent, valid or not */
+    for (size_t i = 0; i < run->n_tx; i++)
+        first_sent = run->tx[i].at_us < first_sent ? run->tx[i].at_us : first_sent;
     for (size_t i = 0; i < run->n_rx; i++) {
         io_rx_t *x = &run->rx[i];
         x->verdict_text = "ok";
@@ -78,8 +77,7 @@ static void classify(judge_t *j)
             x->kind = "other"; /* after the report was asked for: not a transmission of the request */
         else if (x->pdu == IO_PDU_REQUEST && x->at_us >= (x->time_stamp + x->ttl_ms) * 1000u)
             x->kind = "late"; /* judged by the deadline check alone */
-        else if (j->selection && x->at_us + j->late >= run->decided_us &&
-                 (x->at_us >= first_valid || x->at_us + RACE_US >= run->decided_us))
+        else if (j->selection && x->at_us + j->late >= run->decided_us && x->at_us >= first_sent)
             x->kind = "completion";
         else if (!seen[x->server] && x->at_us < run->t0_us + j->late)
             x->kind = "initial";

@@ -303,6 +303,32 @@ static void test_script_late_within_slack_not_late(void **state)
     assert_string_equal(why, "");
 }
 
+/* project: a fan-out split by a stall (A at 0.4 ms, B and C at 14.7 ms, just before the return at
+ * 15.7 ms) is still the initial round when it arrived before any server sent anything: a completion
+ * answers a response, so it cannot come earlier (seen at load 12; failed before: B and C counted as
+ * completions, "a second completion send to one server"). */
+static void test_split_fanout_before_any_response_is_initial(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    request(&f->run, 0, 400, 1);
+    request(&f->run, 1, 14700, 1);
+    request(&f->run, 2, 14700, 1);
+    valid_response(&f->run, 2, 15400);
+    request(&f->run, 0, 15500, 1);
+    request(&f->run, 1, 15600, 1);
+    f->run.decided_us = T0 + 15700;
+    f->run.selected = 2;
+    f->run.c.expect.selected = 2;
+    io_judge(&f->run, &rows);
+    for (size_t i = 0; i < rows.n; i++)
+        if (!rows.rows[i].pass)
+            fail_msg("%s: %s", rows.rows[i].name, rows.rows[i].detail);
+    assert_string_equal(f->run.rx[1].kind, "initial");
+    assert_string_equal(f->run.rx[2].kind, "initial");
+    assert_string_equal(f->run.rx[3].kind, "completion");
+}
+
 /* A good run whose requests left port 40000 and whose latency reports (one per
  * server) left report_port; the case expects rebinds. */
 static void steering_run(io_run_t *run, uint32_t rebinds, uint16_t report_port)
@@ -400,6 +426,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_response_auth_unanswered_selection_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_late_beyond_slack_named, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_late_within_slack_not_late, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_split_fanout_before_any_response_is_initial, setup, teardown),
         cmocka_unit_test_setup_teardown(test_steering_rebind_new_port_passes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_steering_rebind_same_port_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_steering_no_rebind_new_port_fails, setup, teardown),
