@@ -8,7 +8,7 @@
 #include "io_int.h"
 #include "vec_json.h"
 
-#define RACE_US 2000u    /* a response this close before the return may be unread */
+#define RACE_US (IO_EARLY_MS * 1000u) /* a response this close before the return may be unread */
 
 typedef struct {
     io_run_t *run;
@@ -55,9 +55,9 @@ static bool before(uint64_t v, uint64_t slack, uint64_t t)
 }
 
 /* Kinds: one at or after its dedup deadline is late; after a selection, one
- * near the return that arrived after the servers sent their first datagram
- * (the client reacts to something it received: a completion never comes
- * earlier) is a completion delivery; the first transmission to a server
+ * near the return that arrived after the servers sent their first response
+ * (valid, downgraded or of an untrusted id: what a client may select; a
+ * completion never comes earlier) is a completion delivery; the first transmission to a server
  * within the tolerance of t0 is initial; the others are replays. A datagram
  * that is no Rate Request (it fails framing) still counts as a transmission
  * of the request until the report is asked for. */
@@ -65,9 +65,10 @@ static void classify(judge_t *j)
 {
     io_run_t *run = j->run;
     bool seen[CONF_MAX_SERVERS] = {false};
-    uint64_t first_sent = UINT64_MAX; /* the first datagram any server sent, valid or not */
+    uint64_t first_sent = UINT64_MAX; /* the first answer any server sent: a response, valid or not */
     for (size_t i = 0; i < run->n_tx; i++)
-        first_sent = run->tx[i].at_us < first_sent ? run->tx[i].at_us : first_sent;
+        if (strncmp(run->tx[i].what, "invalid:", 8) != 0 && run->tx[i].at_us < first_sent)
+            first_sent = run->tx[i].at_us;
     for (size_t i = 0; i < run->n_rx; i++) {
         io_rx_t *x = &run->rx[i];
         x->verdict_text = "ok";

@@ -329,6 +329,45 @@ static void test_split_fanout_before_any_response_is_initial(void **state)
     assert_string_equal(f->run.rx[3].kind, "completion");
 }
 
+/* project: an invalid datagram (malformed framing) selects nothing, so a fan-out split by a stall
+ * after it is still the initial round (seen at load 12: A's malformed answer at 6.5 ms, B and C's
+ * initial at 10.6 ms; failed before with the first datagram sent taken as the bound). */
+static void test_split_fanout_after_invalid_datagram_is_initial(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    request(&f->run, 0, 300, 1);
+    f->run.tx[f->run.n_tx++] = (io_tx_t){.at_us = T0 + 6500, .server = 0, .valid = false,
+                                         .what = "invalid:resource_repeated"};
+    request(&f->run, 1, 10600, 1);
+    request(&f->run, 2, 10600, 1);
+    valid_response(&f->run, 0, 30600);
+    request(&f->run, 1, 30700, 1);
+    request(&f->run, 2, 30700, 1);
+    f->run.decided_us = T0 + 30900;
+    io_judge(&f->run, &rows);
+    for (size_t i = 0; i < rows.n; i++)
+        if (!rows.rows[i].pass)
+            fail_msg("%s: %s", rows.rows[i].name, rows.rows[i].detail);
+    assert_string_equal(f->run.rx[1].kind, "initial");
+}
+
+/* r-client.md 9.3.4, within the tolerance: B's response sent 3 ms before the return may still be
+ * unread when the client sends its completions (seen at load 12), so a completion to B passes; one
+ * sent 10.1 ms before counts as arrived. */
+static void test_completion_race_within_tolerance(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    good_run(&f->run);
+    valid_response(&f->run, 1, 15500 - 3000);
+    io_judge(&f->run, &rows);
+    assert_true(find(&rows, "completion")->pass);
+    f->run.tx[1].at_us = T0 + 15500 - 10100;
+    io_judge(&f->run, &rows);
+    assert_only_failure(&rows, "completion");
+}
+
 /* A good run whose requests left port 40000 and whose latency reports (one per
  * server) left report_port; the case expects rebinds. */
 static void steering_run(io_run_t *run, uint32_t rebinds, uint16_t report_port)
@@ -427,6 +466,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_script_late_beyond_slack_named, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_late_within_slack_not_late, setup, teardown),
         cmocka_unit_test_setup_teardown(test_split_fanout_before_any_response_is_initial, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_split_fanout_after_invalid_datagram_is_initial, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_completion_race_within_tolerance, setup, teardown),
         cmocka_unit_test_setup_teardown(test_steering_rebind_new_port_passes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_steering_rebind_same_port_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_steering_no_rebind_new_port_fails, setup, teardown),
