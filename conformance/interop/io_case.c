@@ -107,6 +107,23 @@ static bool parse_restart(const json_t *r, io_case_t *ic, char *err, size_t cap)
     return true;
 }
 
+/* "join": name: a server published in DNS only after the warm-up check. */
+static bool parse_join(const json_t *v, io_case_t *ic, char *err, size_t cap)
+{
+    ic->join = -1;
+    if (v == NULL)
+        return true;
+    for (size_t s = 0; json_is_string(v) && s < ic->c.n_servers; s++)
+        if (strcmp(ic->c.server_names[s], json_string_value(v)) == 0)
+            ic->join = (int)s;
+    if (!ic->dns || ic->join < 0 || ic->join == ic->restart) {
+        vec_format(err, cap, "join: want the name of a server other than the restart's, with \"discovery\": \"dns\"");
+        ic->join = -1;
+        return false;
+    }
+    return true;
+}
+
 /* "discovery": "dns" and "dns_targets": {server name: first label of its SRV
  * target} (docs/interop.md "DNS"). */
 static bool parse_dns(const json_t *root, io_case_t *ic, char *err, size_t cap)
@@ -137,7 +154,8 @@ static bool parse_dns(const json_t *root, io_case_t *ic, char *err, size_t cap)
         }
         vec_format(ic->dns_target[idx], sizeof ic->dns_target[idx], "%s", label);
     }
-    return parse_restart(json_object_get(root, "restart"), ic, err, cap);
+    return parse_restart(json_object_get(root, "restart"), ic, err, cap) &&
+           parse_join(json_object_get(root, "join"), ic, err, cap);
 }
 
 bool io_case_load(const char *path, io_case_t *ic, char *err, size_t cap)
@@ -165,6 +183,7 @@ bool io_case_load(const char *path, io_case_t *ic, char *err, size_t cap)
     json_object_del(copy, "discovery");
     json_object_del(copy, "dns_targets");
     json_object_del(copy, "restart");
+    json_object_del(copy, "join");
     if (!conf_case_parse(copy, &ic->c, &e)) {
         vec_format(err, cap, "%s", e.msg);
         goto out;

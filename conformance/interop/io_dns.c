@@ -53,6 +53,8 @@ static bool write_conf(const io_run_t *run, const char *path)
         return false;
     for (size_t i = 0; i < run->c.n_servers; i++) {
         char label[40];
+        if ((int)i == run->ic->join && !run->restarted)
+            continue; /* joins the membership after the warm-up check */
         io_dns_label(run, i, label, sizeof label);
         fprintf(f, "srv-host=_ratelimitly._udp.%s,%s.%s,%u,0,0\n", IO_DNS_NAME, label, IO_DNS_NAME,
                 (unsigned)run->servers[i].port);

@@ -57,6 +57,8 @@ typedef struct {
     int restart;           /* "restart": this server runs a warm-up check under restart_before_id, then
                               restarts with its case server_id (docs/interop.md "Restarts"); -1 none */
     uint64_t restart_before_id;
+    int join;              /* "join": this server is published in DNS only after a warm-up check
+                              (docs/interop.md "Restarts"); -1 none */
 } io_case_t;
 
 typedef enum { IO_PDU_OTHER = 0, IO_PDU_REQUEST, IO_PDU_REPORT } io_pdu_t;

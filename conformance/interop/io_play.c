@@ -219,8 +219,8 @@ static void report(io_run_t *run, io_driver_t *d)
 
 /* docs/interop.md "Restarts": a warm-up check every server answers at once
  * (the client learns the membership with the restart server under its old
- * server_id), then that server restarts under its case server_id on the same
- * port, DNS is republished, and the judged check waits until the records'
+ * server_id, or without the joining server), then that server restarts under
+ * its case server_id on the same port (or joins), DNS is republished, and the judged check waits until the records'
  * TTL (0, which the client may count as 1 s: api.md "DNS Refresh") has
  * passed. The warm-up's datagrams are not judged. */
 static bool warm_up(io_run_t *run, io_driver_t *d, char *err, size_t cap)
@@ -230,8 +230,9 @@ static bool warm_up(io_run_t *run, io_driver_t *d, char *err, size_t cap)
     json_t *ans = io_driver_send(d, check_msg(run)) ? io_driver_wait(d, run, (unsigned)h_ms + LATE_ANSWER_MS) : NULL;
     run->echo = false;
     const char *dec = json_string_value(json_object_get(ans, "decision"));
-    vec_format(run->warmup, sizeof run->warmup, "warm-up check before %s's restart: %s",
-               run->c.server_names[run->ic->restart], dec != NULL ? dec : "no decision");
+    int changed = run->ic->restart >= 0 ? run->ic->restart : run->ic->join;
+    vec_format(run->warmup, sizeof run->warmup, "warm-up check before %s's %s: %s", run->c.server_names[changed],
+               run->ic->restart >= 0 ? "restart" : "join", dec != NULL ? dec : "no decision");
     bool ok = dec != NULL && strcmp(dec, "allowed") == 0;
     json_decref(ans);
     if (!ok) {
@@ -240,7 +241,8 @@ static bool warm_up(io_run_t *run, io_driver_t *d, char *err, size_t cap)
     }
     io_servers_receive_all(run, REFRESH_WAIT_MS);  /* late completion sends of the warm-up, unjudged */
     run->restarted = true;
-    if (!io_servers_restart(run, run->ic->restart, err, cap) || !io_dns_restart(run, err, cap))
+    if ((run->ic->restart >= 0 && !io_servers_restart(run, run->ic->restart, err, cap)) ||
+        !io_dns_restart(run, err, cap))
         return false;
     io_servers_receive_all(run, REFRESH_WAIT_MS);
     run->n_rx = 0;
@@ -284,7 +286,7 @@ bool io_play(io_run_t *run, const char *cmd, char *err, size_t cap)
         return true;
     }
     json_decref(ans);
-    if (run->ic->restart >= 0 && !warm_up(run, d, err, cap)) {
+    if ((run->ic->restart >= 0 || run->ic->join >= 0) && !warm_up(run, d, err, cap)) {
         io_driver_stop(d);
         return false;
     }

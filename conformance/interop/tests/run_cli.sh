@@ -42,6 +42,8 @@ sed 's/"B": "s-4194304002"/"Z": "s-1"/' "$own/dns_restarted_server_untrusted.jso
 expect 2 'dns_targets.Z: want a server' "dns_targets naming no server" "$tb" interop "$tmp/targets_name.json"
 sed 's/"server": "B", "before"/"server": "Q", "before"/' "$own/dns_restart_new_id_is_youngest.json" >"$tmp/restart.json"
 expect 2 'restart: want' "a restart of no server" "$tb" interop "$tmp/restart.json"
+sed 's/"join": "D"/"join": "Q"/' "$own/dns_member_joins_oldest_selected.json" >"$tmp/join.json"
+expect 2 'join: want the name of a server' "a join of no server" "$tb" interop "$tmp/join.json"
 expect 1 "create: no answer" "a driver that exits at once" "$tb" interop --driver false --family 4 --auth none "$case1"
 expect 1 "interop: 0 passed, 1 failed" "the closing line of a failed run" \
     "$tb" interop --driver false --family 4 --auth none "$case1"
