@@ -80,6 +80,84 @@ static bool parse_extra(const json_t *list, io_case_t *ic, char *err, size_t cap
     return true;
 }
 
+/* "restart": {"server": name, "before": {"start_s_since_2025", "listener_id",
+ * "node_id"}}: the server's identity before its restart (docs/interop.md
+ * "Restarts"); needs DNS, whose records name the server either way. */
+static bool parse_restart(const json_t *r, io_case_t *ic, char *err, size_t cap)
+{
+    ic->restart = -1;
+    if (r == NULL)
+        return true;
+    const char *server = json_string_value(json_object_get(r, "server"));
+    const json_t *b = json_object_get(r, "before");
+    json_int_t st = json_integer_value(json_object_get(b, "start_s_since_2025"));
+    json_int_t li = json_integer_value(json_object_get(b, "listener_id"));
+    json_int_t node = json_integer_value(json_object_get(b, "node_id"));
+    for (size_t s = 0; server != NULL && s < ic->c.n_servers; s++)
+        if (strcmp(ic->c.server_names[s], server) == 0)
+            ic->restart = (int)s;
+    if (!ic->dns || ic->restart < 0 || !json_is_integer(json_object_get(b, "start_s_since_2025")) || st < 0 ||
+        st >= (1ll << 41) || li < 0 || li > 255 || node < 0 || node > 0x7FFF) {
+        vec_format(err, cap, "restart: want {\"server\": name, \"before\": {\"start_s_since_2025\", "
+                   "\"listener_id\", \"node_id\"}}, with \"discovery\": \"dns\"");
+        ic->restart = -1;
+        return false;
+    }
+    ic->restart_before_id = ((uint64_t)st << 23) | ((uint64_t)li << 15) | (uint64_t)node;
+    return true;
+}
+
+/* "join": name: a server published in DNS only after the warm-up check. */
+static bool parse_join(const json_t *v, io_case_t *ic, char *err, size_t cap)
+{
+    ic->join = -1;
+    if (v == NULL)
+        return true;
+    for (size_t s = 0; json_is_string(v) && s < ic->c.n_servers; s++)
+        if (strcmp(ic->c.server_names[s], json_string_value(v)) == 0)
+            ic->join = (int)s;
+    if (!ic->dns || ic->join < 0 || ic->join == ic->restart) {
+        vec_format(err, cap, "join: want the name of a server other than the restart's, with \"discovery\": \"dns\"");
+        ic->join = -1;
+        return false;
+    }
+    return true;
+}
+
+/* "discovery": "dns" and "dns_targets": {server name: first label of its SRV
+ * target} (docs/interop.md "DNS"). */
+static bool parse_dns(const json_t *root, io_case_t *ic, char *err, size_t cap)
+{
+    const json_t *d = json_object_get(root, "discovery"), *t = json_object_get(root, "dns_targets");
+    const char *key;
+    const json_t *v;
+    if (d != NULL && (!json_is_string(d) || (strcmp(json_string_value(d), "dns") != 0 &&
+                                             strcmp(json_string_value(d), "static") != 0))) {
+        vec_format(err, cap, "discovery: want \"dns\" or \"static\"");
+        return false;
+    }
+    ic->dns = d != NULL && strcmp(json_string_value(d), "dns") == 0;
+    if (t != NULL && (!ic->dns || !json_is_object(t))) {
+        vec_format(err, cap, "dns_targets: want an object of server name to label, with \"discovery\": \"dns\"");
+        return false;
+    }
+    json_object_foreach((json_t *)t, key, v) {
+        int idx = -1;
+        for (size_t s = 0; s < ic->c.n_servers; s++)
+            if (strcmp(ic->c.server_names[s], key) == 0)
+                idx = (int)s;
+        const char *label = json_string_value(v);
+        if (idx < 0 || label == NULL || label[0] == '\0' || strlen(label) >= sizeof ic->dns_target[0] ||
+            strspn(label, "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen(label)) {
+            vec_format(err, cap, "dns_targets.%s: want a server's name and a DNS label (a-z, 0-9, -)", key);
+            return false;
+        }
+        vec_format(ic->dns_target[idx], sizeof ic->dns_target[idx], "%s", label);
+    }
+    return parse_restart(json_object_get(root, "restart"), ic, err, cap) &&
+           parse_join(json_object_get(root, "join"), ic, err, cap);
+}
+
 bool io_case_load(const char *path, io_case_t *ic, char *err, size_t cap)
 {
     char msg[256];
@@ -102,11 +180,15 @@ bool io_case_load(const char *path, io_case_t *ic, char *err, size_t cap)
     }
     json_object_set_new(copy, "schema", json_string(CONF_SCHEMA_ID));
     json_object_del(copy, "interop_events");
+    json_object_del(copy, "discovery");
+    json_object_del(copy, "dns_targets");
+    json_object_del(copy, "restart");
+    json_object_del(copy, "join");
     if (!conf_case_parse(copy, &ic->c, &e)) {
         vec_format(err, cap, "%s", e.msg);
         goto out;
     }
-    if (!parse_extra(json_object_get(root, "interop_events"), ic, err, cap))
+    if (!parse_extra(json_object_get(root, "interop_events"), ic, err, cap) || !parse_dns(root, ic, err, cap))
         goto out;
     ic->any_auth = ic->c.any_auth;
     ic->default_request = json_object_get(root, "request") == NULL;

@@ -52,6 +52,13 @@ typedef struct {
     conf_event_t extra[CONF_MAX_EVENTS]; /* interop_events, as response events of their server */
     io_ev_kind_t extra_kind[CONF_MAX_EVENTS];
     size_t n_extra;
+    bool dns;              /* "discovery": "dns": the client discovers the servers (docs/interop.md "DNS") */
+    char dns_target[CONF_MAX_SERVERS][40]; /* per server its SRV target's first label; "" = s-<server_id> */
+    int restart;           /* "restart": this server runs a warm-up check under restart_before_id, then
+                              restarts with its case server_id (docs/interop.md "Restarts"); -1 none */
+    uint64_t restart_before_id;
+    int join;              /* "join": this server is published in DNS only after a warm-up check
+                              (docs/interop.md "Restarts"); -1 none */
 } io_case_t;
 
 typedef enum { IO_PDU_OTHER = 0, IO_PDU_REQUEST, IO_PDU_REPORT } io_pdu_t;
@@ -69,6 +76,7 @@ typedef struct {
     sim_server_verdict_t verdict;
     char why[96];          /* the model's reason for a drop */
     bool key_bytes;        /* carries a run of the key's secret (docs/interop.md "key_material") */
+    uint16_t src_port;     /* the client's source port (docs/interop.md "steering") */
     const char *kind;      /* set by the judge: initial, replay, completion, report, ... */
     const char *verdict_text; /* set by the judge: ok, or the check it broke */
 } io_rx_t;
@@ -115,6 +123,13 @@ typedef struct {
     bool selected_known;    /* the driver named a server */
     uint64_t decided_us;
     char driver_error[160]; /* the driver failed or answered an error */
+    char unsupported[160];  /* the driver answered create with "unsupported": the run is skipped */
+    bool echo;              /* the warm-up check: every server answers each request at once */
+    bool restarted;         /* the restart server runs under its case server_id */
+    char warmup[120];       /* what the warm-up check decided, for the report */
+    int dns_pid;            /* the run's dnsmasq; 0 none */
+    uint16_t dns_port;
+    char dns_conf[64];      /* its configuration file */
     char report_error[120];
 } io_run_t;
 
@@ -145,9 +160,26 @@ bool io_servers_start(io_run_t *run, char *err, size_t cap);
 void io_servers_stop(io_run_t *run);
 /* Receive everything queued on server i (record, model, captures). */
 void io_servers_receive(io_run_t *run, int i);
+/* Receive on every server for ms (recorded like any other datagram). */
+void io_servers_receive_all(io_run_t *run, unsigned ms);
 /* Send the scripted datagram ev now. */
 void io_servers_send(io_run_t *run, const io_event_t *ev);
+/* The restart of server i: a fresh model (no state, no request seen) under
+ * its case server_id, on the same port (r-client.md 9.1: the SRV port routes). */
+bool io_servers_restart(io_run_t *run, int i, char *err, size_t cap);
 uint64_t io_now_us(void);
+
+/* io_dns.c: the run's dnsmasq (docs/interop.md "DNS"): SRV/A/AAAA records of
+ * its servers on a free loopback port, answering before it returns. */
+#define IO_DNS_NAME "rl-interop.test"
+bool io_dns_start(io_run_t *run, char *err, size_t cap);
+void io_dns_stop(io_run_t *run);
+/* The records rewritten (after a restart), dnsmasq restarted on its port. */
+bool io_dns_restart(io_run_t *run, char *err, size_t cap);
+/* The SRV target's first label of server i: the case's, or s-<server_id>. */
+void io_dns_label(const io_run_t *run, size_t i, char *out, size_t cap);
+/* Whether server i's responses carry the server_id its SRV target names. */
+bool io_dns_trusted(const io_run_t *run, size_t i);
 
 /* io_driver.c: the driver process, one JSON object per line each way. */
 typedef struct io_driver io_driver_t;

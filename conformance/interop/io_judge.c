@@ -8,7 +8,7 @@
 #include "io_int.h"
 #include "vec_json.h"
 
-#define RACE_US 2000u    /* a response this close before the return may be unread */
+#define RACE_US (IO_EARLY_MS * 1000u) /* a response this close before the return may be unread */
 
 typedef struct {
     io_run_t *run;
@@ -55,8 +55,9 @@ static bool before(uint64_t v, uint64_t slack, uint64_t t)
 }
 
 /* Kinds: one at or after its dedup deadline is late; after a selection, one
- * near the return sent once a valid response had been sent (or just before
- * the return) is a completion delivery; the first transmission to a server
+ * near the return that arrived after the servers sent their first response
+ * (valid, downgraded or of an untrusted id: what a client may select; a
+ * completion never comes earlier) is a completion delivery; the first transmission to a server
  * within the tolerance of t0 is initial; the others are replays. A datagram
  * that is no Rate Request (it fails framing) still counts as a transmission
  * of the request until the report is asked for. */
@@ -64,11 +65,10 @@ static void classify(judge_t *j)
 {
     io_run_t *run = j->run;
     bool seen[CONF_MAX_SERVERS] = {false};
-    uint64_t first_valid = UINT64_MAX;
-    for (size_t s = 0; s < run->c.n_servers; s++) {
-        uint64_t v = valid_at(run, (int)s);
-        first_valid = v < first_valid ? v : first_valid;
-    }
+    uint64_t first_sent = UINT64_MAX; /* the first answer any server sent: a response, valid or not */
+    for (size_t i = 0; i < run->n_tx; i++)
+        if (strncmp(run->tx[i].what, "invalid:", 8) != 0 && run->tx[i].at_us < first_sent)
+            first_sent = run->tx[i].at_us;
     for (size_t i = 0; i < run->n_rx; i++) {
         io_rx_t *x = &run->rx[i];
         x->verdict_text = "ok";
@@ -78,8 +78,7 @@ static void classify(judge_t *j)
             x->kind = "other"; /* after the report was asked for: not a transmission of the request */
         else if (x->pdu == IO_PDU_REQUEST && x->at_us >= (x->time_stamp + x->ttl_ms) * 1000u)
             x->kind = "late"; /* judged by the deadline check alone */
-        else if (j->selection && x->at_us + j->late >= run->decided_us &&
-                 (x->at_us >= first_valid || x->at_us + RACE_US >= run->decided_us))
+        else if (j->selection && x->at_us + j->late >= run->decided_us && x->at_us >= first_sent)
             x->kind = "completion";
         else if (!seen[x->server] && x->at_us < run->t0_us + j->late)
             x->kind = "initial";
@@ -226,6 +225,13 @@ static void check_completion(judge_t *j)
                             "before returning)"
                           : "r-client.md 9.3.4 (C = 0: no completion send)",
                       true);
+    /* r-client.md 9.3.1: no completion send at or after the dedup deadline;
+     * a selection at most the early tolerance before it may have none */
+    uint64_t dedup_us = UINT64_MAX;
+    for (size_t i = 0; i < run->n_rx && dedup_us == UINT64_MAX; i++)
+        if (run->rx[i].pdu == IO_PDU_REQUEST)
+            dedup_us = (run->rx[i].time_stamp + run->rx[i].ttl_ms) * 1000u;
+    bool at_deadline = dedup_us != UINT64_MAX && run->decided_us + j->early >= dedup_us;
     for (size_t s = 0; s < run->c.n_servers; s++) {
         size_t count = 0, last = 0;
         for (size_t i = 0; i < run->n_rx; i++)
@@ -243,7 +249,7 @@ static void check_completion(judge_t *j)
         if ((missing || responded) && count != want && count > 0)
             blame(j, r, last, want == 0 ? "a completion send to a server that was not missing"
                                         : "a second completion send to one server");
-        else if ((missing || responded) && count != want && r->pass) {
+        else if ((missing || responded) && count != want && r->pass && !at_deadline) {
             r->pass = false;
             vec_format(r->detail, sizeof r->detail, "no completion send to %s, missing at the decision",
                        run->c.server_names[s]);
@@ -347,6 +353,45 @@ static void check_report(judge_t *j)
     }
 }
 
+/* The case's expect.rebinds, judged on the source port: after a trusted
+ * response with keep_port = false the latency report (sent after the
+ * decision, outside any receive callback) comes from a new port; with no
+ * rebind expected, from the port of the request. */
+static void check_steering(judge_t *j)
+{
+    io_run_t *run = j->run;
+    const conf_behaviour_t *x = &run->c.expect;
+    if (!x->has_rebinds || run->report_us == 0)
+        return;
+    io_row_t *r = row(j, "steering", "convention",
+                      x->rebinds > 0 ? "r-client.md 6.1 (after keep_port = false from a trusted response, subsequent "
+                                       "sends should use the replacement source port)"
+                                     : "r-client.md 6.1, 9.3.3 rule 2 (only a trusted response requests a rebind; "
+                                       "untrusted datagrams are ignored)",
+                      false);
+    uint16_t req_port = 0;
+    size_t n_reports = 0;
+    for (size_t i = 0; i < run->n_rx; i++) {
+        const io_rx_t *v = &run->rx[i];
+        if (v->pdu == IO_PDU_REQUEST && req_port == 0)
+            req_port = v->src_port;
+    }
+    for (size_t i = 0; i < run->n_rx; i++) {
+        const io_rx_t *v = &run->rx[i];
+        if (v->pdu != IO_PDU_REPORT)
+            continue;
+        n_reports++;
+        if (x->rebinds > 0 && v->src_port == req_port)
+            blame(j, r, i, "the latency report comes from the request's source port: no rebind");
+        else if (x->rebinds == 0 && v->src_port != req_port)
+            blame(j, r, i, "the latency report comes from another source port than the request: a rebind");
+    }
+    if (n_reports == 0)
+        vec_format(r->detail, sizeof r->detail, "not judged: no latency report arrived");
+    else if (r->pass)
+        vec_format(r->detail, sizeof r->detail, "%s", x->rebinds > 0 ? "new source port" : "same source port");
+}
+
 void io_judge(io_run_t *run, io_rows_t *rows)
 {
     judge_t j = {.run = run, .rows = rows, .early = IO_EARLY_MS * 1000u,
@@ -365,6 +410,7 @@ void io_judge(io_run_t *run, io_rows_t *rows)
     check_completion(&j);
     check_decision(&j);
     check_report(&j);
+    check_steering(&j);
 }
 
 bool io_rows_timing_affected(const io_rows_t *rows)

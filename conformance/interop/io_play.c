@@ -18,6 +18,7 @@
 #define GRACE_MS 60u          /* observation after the horizon H and after the decision */
 #define LATE_ANSWER_MS 5000u  /* the check's answer may come this long after t0 + H */
 #define REPORT_WAIT_MS 1500u
+#define REFRESH_WAIT_MS 700u  /* twice after a restart: past the records' TTL of 0 (counted as 1 s) */
 
 /* An event is due at its time, or when its server received its first
  * datagram if that came later (a server cannot answer before). */
@@ -40,8 +41,16 @@ static json_t *create_msg(const io_run_t *run)
                                                  (int)run->servers[i].port, "address", run->v6 ? "::1" : "127.0.0.1",
                                                  "server_id", id));
     }
-    json_t *m = json_pack("{s:s, s:s, s:o, s:o}", "op", "create", "key", run->c.key, "servers", servers, "policy",
+    json_t *m = json_pack("{s:s, s:s, s:o}", "op", "create", "key", run->c.key, "policy",
                           conf_policy_json(&run->c.policy));
+    if (run->ic->dns) { /* the client discovers the servers (docs/interop.md "DNS") */
+        char resolver[48];
+        vec_format(resolver, sizeof resolver, run->v6 ? "[::1]:%u" : "127.0.0.1:%u", (unsigned)run->dns_port);
+        json_object_set_new(m, "dns", json_pack("{s:s, s:s}", "name", IO_DNS_NAME, "resolver", resolver));
+        json_decref(servers);
+    } else {
+        json_object_set_new(m, "servers", servers);
+    }
     if (run->c.has_preset)
         json_object_set_new(m, "preset", json_string(presets[run->c.preset % 5]));
     return m;
@@ -208,6 +217,43 @@ static void report(io_run_t *run, io_driver_t *d)
     }
 }
 
+/* docs/interop.md "Restarts": a warm-up check every server answers at once
+ * (the client learns the membership with the restart server under its old
+ * server_id, or without the joining server), then that server restarts under
+ * its case server_id on the same port (or joins), DNS is republished, and the judged check waits until the records'
+ * TTL (0, which the client may count as 1 s: api.md "DNS Refresh") has
+ * passed. The warm-up's datagrams are not judged. */
+static bool warm_up(io_run_t *run, io_driver_t *d, char *err, size_t cap)
+{
+    uint64_t h_ms = io_policy_h_ms(&run->c.policy);
+    run->echo = true;
+    json_t *ans = io_driver_send(d, check_msg(run)) ? io_driver_wait(d, run, (unsigned)h_ms + LATE_ANSWER_MS) : NULL;
+    run->echo = false;
+    const char *dec = json_string_value(json_object_get(ans, "decision"));
+    int changed = run->ic->restart >= 0 ? run->ic->restart : run->ic->join;
+    vec_format(run->warmup, sizeof run->warmup, "warm-up check before %s's %s: %s", run->c.server_names[changed],
+               run->ic->restart >= 0 ? "restart" : "join", dec != NULL ? dec : "no decision");
+    bool ok = dec != NULL && strcmp(dec, "allowed") == 0;
+    json_decref(ans);
+    if (!ok) {
+        vec_format(run->driver_error, sizeof run->driver_error, "%s (want allowed)", run->warmup);
+        return true;
+    }
+    io_servers_receive_all(run, REFRESH_WAIT_MS);  /* late completion sends of the warm-up, unjudged */
+    run->restarted = true;
+    if ((run->ic->restart >= 0 && !io_servers_restart(run, run->ic->restart, err, cap)) ||
+        !io_dns_restart(run, err, cap))
+        return false;
+    io_servers_receive_all(run, REFRESH_WAIT_MS);
+    run->n_rx = 0;
+    run->n_tx = 0;
+    run->t0_us = 0;
+    run->host->n_cap = 0;
+    for (size_t i = 0; i < run->c.n_servers; i++)
+        run->servers[i].has_peer = false;
+    return true;
+}
+
 bool io_play(io_run_t *run, const char *cmd, char *err, size_t cap)
 {
     io_event_t ev[2 * CONF_MAX_EVENTS];
@@ -216,7 +262,7 @@ bool io_play(io_run_t *run, const char *cmd, char *err, size_t cap)
     run->selected = -1;
     run->host = calloc(1, sizeof *run->host);
     if (run->host == NULL || !conf_host_init_servers(run->host, &run->c, err, cap) ||
-        !io_servers_start(run, err, cap))
+        !io_servers_start(run, err, cap) || (run->ic->dns && !io_dns_start(run, err, cap)))
         return false;
     io_driver_t *d = io_driver_start(cmd, err, cap);
     if (d == NULL)
@@ -224,6 +270,13 @@ bool io_play(io_run_t *run, const char *cmd, char *err, size_t cap)
     json_t *ans = NULL;
     if (io_driver_send(d, create_msg(run)))
         ans = io_driver_wait(d, run, CREATE_TIMEOUT_MS);
+    const char *unsup = json_string_value(json_object_get(ans, "unsupported"));
+    if (unsup != NULL && !json_is_true(json_object_get(ans, "ok"))) { /* docs/interop.md "Driver protocol" */
+        vec_format(run->unsupported, sizeof run->unsupported, "the driver does not support %s", unsup);
+        json_decref(ans);
+        io_driver_stop(d);
+        return true;
+    }
     if (ans == NULL || !json_is_true(json_object_get(ans, "ok"))) {
         const char *e = json_string_value(json_object_get(ans, "error"));
         vec_format(run->driver_error, sizeof run->driver_error, "create: %s",
@@ -233,6 +286,14 @@ bool io_play(io_run_t *run, const char *cmd, char *err, size_t cap)
         return true;
     }
     json_decref(ans);
+    if ((run->ic->restart >= 0 || run->ic->join >= 0) && !warm_up(run, d, err, cap)) {
+        io_driver_stop(d);
+        return false;
+    }
+    if (run->driver_error[0] != '\0') {
+        io_driver_stop(d);
+        return true;
+    }
     size_t n_ev = io_case_events(run, ev, sizeof ev / sizeof ev[0]);
     run->check_us = io_now_us();
     if (io_driver_send(d, check_msg(run)))

@@ -4,10 +4,13 @@
  * deciding every datagram, the kernel's receive timestamp of each, and the
  * scripted datagrams the case sends back. */
 #define _GNU_SOURCE
+#include <poll.h>
 #include <string.h>
 #include <time.h>
 
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
@@ -29,39 +32,61 @@ uint64_t io_now_us(void)
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
+/* Server i's model under id: the reference server model as serve runs it. */
+static bool new_model(io_run_t *run, size_t i, uint64_t id)
+{
+    io_server_t *s = &run->servers[i];
+    sim_server_params_t p = {0};
+    p.server_start_s = START_2025_S + (id >> 23);
+    p.listener_id = (uint8_t)(id >> 15);
+    p.node_id = (uint16_t)(id & 0x7FFFu);
+    p.backend = 2;
+    uint64_t seed = 0;
+    sim_rng_t rng;
+    if (RAND_bytes((unsigned char *)&seed, sizeof seed) != 1)
+        return false;
+    sim_rng_seed(&rng, seed, SIM_STREAM_SERVER, i);
+    sim_server_free(s->model);
+    s->model = sim_server_new(&p, &rng);
+    s->last_len = 0;
+    if (s->model == NULL || sim_server_id(s->model) != id || sim_server_add_tenant(s->model, run->c.key) != 0)
+        return false;
+    sim_server_set_udp_port(s->model, s->port);
+    return true;
+}
+
 bool io_servers_start(io_run_t *run, char *err, size_t cap)
 {
     for (size_t i = 0; i < run->c.n_servers; i++) {
         io_server_t *s = &run->servers[i];
-        uint64_t id = run->c.server_ids[i];
-        sim_server_params_t p = {0};
-        p.server_start_s = START_2025_S + (id >> 23);
-        p.listener_id = (uint8_t)(id >> 15);
-        p.node_id = (uint16_t)(id & 0x7FFFu);
-        p.backend = 2;
-        uint64_t seed = 0;
-        sim_rng_t rng;
-        if (RAND_bytes((unsigned char *)&seed, sizeof seed) != 1) {
-            vec_format(err, cap, "(servers): no random seed from the OS");
-            return false;
-        }
-        sim_rng_seed(&rng, seed, SIM_STREAM_SERVER, i);
+        uint64_t id = (int)i == run->ic->restart ? run->ic->restart_before_id : run->c.server_ids[i];
         s->fd = serve_net_open(run->v6 ? "::1" : "127.0.0.1", &s->port);
-        s->model = sim_server_new(&p, &rng);
         int on = 1;
-        if (s->fd < 0 || s->model == NULL || setsockopt(s->fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on) != 0 ||
-            sim_server_id(s->model) != id || sim_server_add_tenant(s->model, run->c.key) != 0) {
+        if (s->fd < 0 || setsockopt(s->fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on) != 0 ||
+            !new_model(run, i, id)) {
             vec_format(err, cap, "(servers): server %s could not start on %s", run->c.server_names[i],
                        run->v6 ? "::1" : "127.0.0.1");
             return false;
         }
-        sim_server_set_udp_port(s->model, s->port);
+    }
+    return true;
+}
+
+bool io_servers_restart(io_run_t *run, int i, char *err, size_t cap)
+{
+    if (!new_model(run, (size_t)i, run->c.server_ids[i])) {
+        vec_format(err, cap, "(servers): server %s could not restart", run->c.server_names[i]);
+        return false;
     }
     return true;
 }
 
 void io_servers_stop(io_run_t *run)
 {
+    io_dns_stop(run);
+    if (run->dns_conf[0] != '\0')
+        unlink(run->dns_conf);
+    run->dns_conf[0] = '\0';
     for (size_t i = 0; i < run->c.n_servers; i++) {
         if (run->servers[i].fd >= 0)
             close(run->servers[i].fd);
@@ -128,7 +153,7 @@ static void capture(io_run_t *run, int server, const uint8_t *d, size_t len, uin
     c->len = len;
 }
 
-static void record(io_run_t *run, int i, const uint8_t *d, size_t len, uint64_t at_us)
+static void record(io_run_t *run, int i, const uint8_t *d, size_t len, uint64_t at_us, uint16_t src_port)
 {
     io_server_t *s = &run->servers[i];
     uint8_t out[R_CLIENT_MAX_DATAGRAM];
@@ -143,6 +168,7 @@ static void record(io_run_t *run, int i, const uint8_t *d, size_t len, uint64_t 
     r->at_us = at_us;
     r->server = i;
     r->len = len;
+    r->src_port = src_port;
     r->verdict = v;
     sim_server_reason_text(&res.why, r->why, sizeof r->why);
     r->key_bytes = has_key_bytes(run, d, len);
@@ -162,6 +188,8 @@ static void record(io_run_t *run, int i, const uint8_t *d, size_t len, uint64_t 
         memcpy(s->last, out, out_len);
         s->last_len = out_len;
     }
+    if (run->echo && out_len > 0) /* the warm-up check: serve as `rl-testbed serve` does */
+        (void)sendto(s->fd, out, out_len, 0, (const struct sockaddr *)&s->peer, s->peer_len);
 }
 
 void io_servers_receive(io_run_t *run, int i)
@@ -187,8 +215,25 @@ void io_servers_receive(io_run_t *run, int i)
         memcpy(&s->peer, &peer, sizeof peer);
         s->peer_len = m.msg_namelen;
         s->has_peer = true;
-        record(run, i, d, (size_t)len, at_us);
+        uint16_t port = peer.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&peer)->sin6_port)
+                                                   : ntohs(((struct sockaddr_in *)&peer)->sin_port);
+        record(run, i, d, (size_t)len, at_us, port);
         OPENSSL_cleanse(d, (size_t)len);
+    }
+}
+
+void io_servers_receive_all(io_run_t *run, unsigned ms)
+{
+    uint64_t end = io_now_us() + (uint64_t)ms * 1000u;
+    for (uint64_t now = io_now_us(); now < end; now = io_now_us()) {
+        struct pollfd p[CONF_MAX_SERVERS];
+        for (size_t i = 0; i < run->c.n_servers; i++)
+            p[i] = (struct pollfd){.fd = run->servers[i].fd, .events = POLLIN};
+        if (poll(p, (nfds_t)run->c.n_servers, (int)((end - now) / 1000u) + 1) <= 0)
+            continue;
+        for (size_t i = 0; i < run->c.n_servers; i++)
+            if (p[i].revents & POLLIN)
+                io_servers_receive(run, (int)i);
     }
 }
 
@@ -241,6 +286,12 @@ void io_servers_send(io_run_t *run, const io_event_t *ev)
     }
     if (!ok)
         return;
+    if (t->valid && !io_dns_trusted(run, (size_t)ev->server)) {
+        /* its server_id is not the one its SRV target names (a restarted
+         * server, DNS not yet updated): untrusted (r-client.md 3.1, 9) */
+        t->valid = false;
+        vec_format(t->what, sizeof t->what, "untrusted_id");
+    }
     t->at_us = io_now_us(); /* before the send: no answer to it can come earlier */
     (void)sendto(s->fd, d, len, 0, (const struct sockaddr *)&s->peer, s->peer_len);
     run->n_tx++;

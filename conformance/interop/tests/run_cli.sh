@@ -33,6 +33,17 @@ expect 2 "no-such-case.json" "a missing case file" "$tb" interop "$tmp/no-such-c
 sed 's/"kind": "downgraded"/"kind": "sideways"/' "$src/conformance/interop/cases/downgraded_oldest_ignored_aes.json" \
     >"$tmp/bad_event.json"
 expect 2 'interop_events\[0\]' "an unknown interop event kind" "$tb" interop "$tmp/bad_event.json"
+own=$src/conformance/interop/cases
+sed 's/"discovery": "dns"/"discovery": "mdns"/' "$own/dns_three_members_oldest_selected.json" >"$tmp/bad_disc.json"
+expect 2 'discovery: want "dns" or "static"' "an unknown discovery" "$tb" interop "$tmp/bad_disc.json"
+sed 's/"discovery": "dns",//' "$own/dns_restarted_server_untrusted.json" >"$tmp/targets_static.json"
+expect 2 'dns_targets: want an object' "dns_targets without DNS discovery" "$tb" interop "$tmp/targets_static.json"
+sed 's/"B": "s-4194304002"/"Z": "s-1"/' "$own/dns_restarted_server_untrusted.json" >"$tmp/targets_name.json"
+expect 2 'dns_targets.Z: want a server' "dns_targets naming no server" "$tb" interop "$tmp/targets_name.json"
+sed 's/"server": "B", "before"/"server": "Q", "before"/' "$own/dns_restart_new_id_is_youngest.json" >"$tmp/restart.json"
+expect 2 'restart: want' "a restart of no server" "$tb" interop "$tmp/restart.json"
+sed 's/"join": "D"/"join": "Q"/' "$own/dns_member_joins_oldest_selected.json" >"$tmp/join.json"
+expect 2 'join: want the name of a server' "a join of no server" "$tb" interop "$tmp/join.json"
 expect 1 "create: no answer" "a driver that exits at once" "$tb" interop --driver false --family 4 --auth none "$case1"
 expect 1 "interop: 0 passed, 1 failed" "the closing line of a failed run" \
     "$tb" interop --driver false --family 4 --auth none "$case1"
@@ -43,6 +54,8 @@ expect 0 'name="rule4_oldest_selected_immediately\[none,ipv4\]"' "JUnit testcase
 expect 0 '<failure' "JUnit failure" cat "$tmp/r.xml"
 expect 0 '"schema": "ratelimitly-interop-results/v1"' "JSON schema" cat "$tmp/r.json"
 expect 0 '"name": "outcome"' "JSON failing check" cat "$tmp/r.json"
+# project: the case id is whole in JSON and JUnit (33 characters here, more than a 32-byte field holds)
+expect 0 '"case": "rule4_oldest_selected_immediately",' "JSON case id whole" cat "$tmp/r.json"
 
 # The reference driver: an error answer per bad message, then it goes on.
 printf '%s\n' 'not json' '{"op":"check","resources":[],"guards":[]}' '{"op":"fly"}' \

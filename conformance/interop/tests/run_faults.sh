@@ -17,7 +17,10 @@ replay_all cookie $cases/rule4_oldest_selected_immediately.json completion
 replay_at_deadline cookie $cases/rule4_oldest_selected_immediately.json deadline
 new_uid cookie $cases/rule4_oldest_selected_immediately.json unique_id
 accept_none aes $own/downgraded_oldest_ignored_aes.json completion,decision_time,response_auth,selected
-key_bytes cookie $cases/rule4_oldest_selected_immediately.json framing,key_material"
+key_bytes cookie $cases/rule4_oldest_selected_immediately.json framing,key_material
+ignore_steering cookie $cases/steering_keep_port_false_from_selected.json steering
+stale_dns cookie $own/dns_restart_new_id_is_youngest.json completion,decision_time
+stale_dns cookie $own/dns_member_joins_oldest_selected.json completion,decision_time,fanout,selected"
 
 failing_checks() { # JSON results -> the failing check names of the one run, sorted, comma-separated
     python3 -c 'import json,sys

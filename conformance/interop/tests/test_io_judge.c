@@ -303,6 +303,153 @@ static void test_script_late_within_slack_not_late(void **state)
     assert_string_equal(why, "");
 }
 
+/* project: a fan-out split by a stall (A at 0.4 ms, B and C at 14.7 ms, just before the return at
+ * 15.7 ms) is still the initial round when it arrived before any server sent anything: a completion
+ * answers a response, so it cannot come earlier (seen at load 12; failed before: B and C counted as
+ * completions, "a second completion send to one server"). */
+static void test_split_fanout_before_any_response_is_initial(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    request(&f->run, 0, 400, 1);
+    request(&f->run, 1, 14700, 1);
+    request(&f->run, 2, 14700, 1);
+    valid_response(&f->run, 2, 15400);
+    request(&f->run, 0, 15500, 1);
+    request(&f->run, 1, 15600, 1);
+    f->run.decided_us = T0 + 15700;
+    f->run.selected = 2;
+    f->run.c.expect.selected = 2;
+    io_judge(&f->run, &rows);
+    for (size_t i = 0; i < rows.n; i++)
+        if (!rows.rows[i].pass)
+            fail_msg("%s: %s", rows.rows[i].name, rows.rows[i].detail);
+    assert_string_equal(f->run.rx[1].kind, "initial");
+    assert_string_equal(f->run.rx[2].kind, "initial");
+    assert_string_equal(f->run.rx[3].kind, "completion");
+}
+
+/* project: an invalid datagram (malformed framing) selects nothing, so a fan-out split by a stall
+ * after it is still the initial round (seen at load 12: A's malformed answer at 6.5 ms, B and C's
+ * initial at 10.6 ms; failed before with the first datagram sent taken as the bound). */
+static void test_split_fanout_after_invalid_datagram_is_initial(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    request(&f->run, 0, 300, 1);
+    f->run.tx[f->run.n_tx++] = (io_tx_t){.at_us = T0 + 6500, .server = 0, .valid = false,
+                                         .what = "invalid:resource_repeated"};
+    request(&f->run, 1, 10600, 1);
+    request(&f->run, 2, 10600, 1);
+    valid_response(&f->run, 0, 30600);
+    request(&f->run, 1, 30700, 1);
+    request(&f->run, 2, 30700, 1);
+    f->run.decided_us = T0 + 30900;
+    io_judge(&f->run, &rows);
+    for (size_t i = 0; i < rows.n; i++)
+        if (!rows.rows[i].pass)
+            fail_msg("%s: %s", rows.rows[i].name, rows.rows[i].detail);
+    assert_string_equal(f->run.rx[1].kind, "initial");
+}
+
+/* r-client.md 9.3.4, within the tolerance: B's response sent 3 ms before the return may still be
+ * unread when the client sends its completions (seen at load 12), so a completion to B passes; one
+ * sent 10.1 ms before counts as arrived. */
+static void test_completion_race_within_tolerance(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    good_run(&f->run);
+    valid_response(&f->run, 1, 15500 - 3000);
+    io_judge(&f->run, &rows);
+    assert_true(find(&rows, "completion")->pass);
+    f->run.tx[1].at_us = T0 + 15500 - 10100;
+    io_judge(&f->run, &rows);
+    assert_only_failure(&rows, "completion");
+}
+
+/* r-client.md 9.3.1 over 9.3.4: a response read at 306 ms, after the dedup deadline (300 ms), is
+ * selected with no completion send, which may not be initiated then (seen at load 10; failed
+ * before: "no completion send to A"); at 289 ms the completion is still owed. */
+static void test_completion_not_owed_at_the_deadline(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    for (int s = 0; s < 3; s++)
+        request(&f->run, s, 700, 1);
+    for (int s = 0; s < 3; s++)
+        request(&f->run, s, 100400, 1);
+    valid_response(&f->run, 1, 294900);
+    f->run.selected = 1;
+    f->run.c.expect.selected = 1;
+    f->run.decided_us = T0 + 306900;
+    io_judge(&f->run, &rows);
+    assert_true(find(&rows, "completion")->pass);
+    f->run.decided_us = T0 + 289000;
+    f->run.tx[0].at_us = T0 + 288000;
+    io_judge(&f->run, &rows);
+    assert_false(find(&rows, "completion")->pass);
+}
+
+/* A good run whose requests left port 40000 and whose latency reports (one per
+ * server) left report_port; the case expects rebinds. */
+static void steering_run(io_run_t *run, uint32_t rebinds, uint16_t report_port)
+{
+    good_run(run);
+    for (size_t i = 0; i < run->n_rx; i++)
+        run->rx[i].src_port = 40000;
+    run->c.expect.has_rebinds = true;
+    run->c.expect.rebinds = rebinds;
+    run->report_us = T0 + 400000;
+    for (int s = 0; s < 3; s++) {
+        io_rx_t *x = request(run, s, 401000, 9);
+        x->pdu = IO_PDU_REPORT;
+        x->src_port = report_port;
+    }
+}
+
+/* r-client.md 6.1: after keep_port = false from a trusted response, later sends use a new source port. */
+static void test_steering_rebind_new_port_passes(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    steering_run(&f->run, 1, 40001);
+    io_judge(&f->run, &rows);
+    assert_true(find(&rows, "steering")->pass);
+    assert_string_equal(find(&rows, "steering")->detail, "new source port");
+}
+
+static void test_steering_rebind_same_port_fails(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    steering_run(&f->run, 1, 40000);
+    io_judge(&f->run, &rows);
+    assert_only_failure(&rows, "steering");
+}
+
+/* r-client.md 6.1, 9.3.3 rule 2: no trusted keep_port = false, no rebind. */
+static void test_steering_no_rebind_new_port_fails(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    steering_run(&f->run, 0, 40001);
+    io_judge(&f->run, &rows);
+    assert_only_failure(&rows, "steering");
+}
+
+/* project: a case without expect.rebinds gets no steering row. */
+static void test_steering_not_expected_no_row(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    steering_run(&f->run, 0, 40001);
+    f->run.c.expect.has_rebinds = false;
+    io_judge(&f->run, &rows);
+    for (size_t i = 0; i < rows.n; i++)
+        assert_string_not_equal(rows.rows[i].name, "steering");
+}
+
 /* r-client.md 9.3.1: H = U * (sum B(k) + F) for each schedule kind. */
 static void test_horizon_per_schedule_kind(void **state)
 {
@@ -341,6 +488,14 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_response_auth_unanswered_selection_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_late_beyond_slack_named, setup, teardown),
         cmocka_unit_test_setup_teardown(test_script_late_within_slack_not_late, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_split_fanout_before_any_response_is_initial, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_split_fanout_after_invalid_datagram_is_initial, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_completion_race_within_tolerance, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_completion_not_owed_at_the_deadline, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_steering_rebind_new_port_passes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_steering_rebind_same_port_fails, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_steering_no_rebind_new_port_fails, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_steering_not_expected_no_row, setup, teardown),
         cmocka_unit_test(test_horizon_per_schedule_kind),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

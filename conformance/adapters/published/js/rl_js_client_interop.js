@@ -10,7 +10,8 @@
 // client takes servers only from a DNS SRV lookup (_refreshServers), so this
 // driver fills its membership `servers` with the case's servers as that lookup
 // would (ids through its own _parseServerIdFromTarget, oldest first) and marks
-// the lookup fresh (`lastDnsRefresh`). Its request API takes bucket and tracker
+// the lookup fresh (`lastDnsRefresh`); in a DNS case (docs/interop.md "DNS") it
+// discovers them itself, RCLIENT_DNS_SERVER set to the testbed's dnsmasq. Its request API takes bucket and tracker
 // names and derives the ids itself: a request without names passes the ids'
 // hex as names (the testbed judges no id). It has no preference schedule.
 'use strict';
@@ -27,6 +28,10 @@ function create(msg) {
     const requestPolicy = new rl.RequestPolicy({ unitMs: p.unit_ms, replayCount: p.replay_count,
         replayGap: new rl.HaSchedule(g.kind, g.initial_units, g.max_units, growth),
         finalReceiveUnits: p.final_receive_units, completionDelivery: p.completion_delivery });
+    if (msg.dns) { // its own SRV discovery, through the resolver its RCLIENT_DNS_SERVER names
+        process.env.RCLIENT_DNS_SERVER = msg.dns.resolver;
+        return rl.createClient(msg.key, msg.dns.name, { requestPolicy });
+    }
     const client = rl.createClient(msg.key, 'interop.invalid', { requestPolicy });
     client.servers = msg.servers
         .map((s) => ({ ip: s.address, port: s.port,

@@ -9,7 +9,9 @@ client is replaced.
 (conformance/adapters/published/run.sh python CHECKOUT interop does this.) The
 client has no explicit-server configuration: servers come from a DNS SRV lookup
 (dnspython) into its endpoint cache `_endpoints`, which this driver fills with the
-case's servers instead, as the vector adapter beside it does. Its client keeps no
+case's servers instead, as the vector adapter beside it does; in a DNS case
+(docs/interop.md "DNS") the client discovers them itself, dnspython's default
+resolver pointed at the testbed's dnsmasq. Its client keeps no
 server_id of the server it used, so `server_id` is reported only when the
 response carried one. RL_ADAPTER_TRANSLATE_KEYS=1 hands it its own key layout
 (rl_python_client_adapter.py translate_key).
@@ -41,6 +43,13 @@ def create(msg):
     p = msg["policy"]  # the client has no preference P(k) or P_final: those are not expressible
     policy = rl.custom_policy(p["unit_ms"], p["replay_count"], schedule(p["replay_gap"]),
                               p["final_receive_units"], p["completion_delivery"])
+    if "dns" in msg:  # its own discovery, through dnspython's default resolver pointed at the testbed's
+        import dns.resolver
+        host, _, port = msg["dns"]["resolver"].rpartition(":")
+        resolver = dns.resolver.Resolver(configure=False)
+        resolver.nameservers, resolver.port = [host.strip("[]")], int(port)
+        dns.resolver.default_resolver = resolver
+        return rl.RateLimitlyClient(translate_key(msg["key"]), dns_srv=msg["dns"]["name"], policy=policy)
     client = rl.RateLimitlyClient(translate_key(msg["key"]), dns_srv="interop.invalid", policy=policy)
     client._endpoints = [(s["address"], s["port"]) for s in msg["servers"]]
     return client

@@ -1,5 +1,6 @@
 /* interop_faults.c - see interop_faults.h. Linked with -Wl,--wrap=sendto,
- * --wrap=sendmmsg, --wrap=recvfrom and --wrap=recvmmsg: the runtime's calls land here first. */
+ * --wrap=sendmmsg, --wrap=recvfrom, --wrap=recvmmsg and --wrap=ares_query: the
+ * runtime's calls land here first. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -9,6 +10,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include <ares.h>
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
 
@@ -25,11 +27,14 @@ int __wrap_sendmmsg(int fd, struct mmsghdr *v, unsigned n, int flags);
 ssize_t __wrap_recvfrom(int fd, void *buf, size_t len, int flags, struct sockaddr *from, socklen_t *fl);
 int __real_recvmmsg(int fd, struct mmsghdr *v, unsigned n, int flags, struct timespec *timeout);
 int __wrap_recvmmsg(int fd, struct mmsghdr *v, unsigned n, int flags, struct timespec *timeout);
+void __real_ares_query(ares_channel channel, const char *name, int dnsclass, int type, ares_callback cb, void *arg);
+void __wrap_ares_query(ares_channel channel, const char *name, int dnsclass, int type, ares_callback cb, void *arg);
 
-typedef enum { F_NONE, F_NO_FANOUT, F_REPLAY_ALL, F_REPLAY_AT_DEADLINE, F_NEW_UID, F_ACCEPT_NONE, F_KEY_BYTES } fault_t;
+typedef enum { F_NONE, F_NO_FANOUT, F_REPLAY_ALL, F_REPLAY_AT_DEADLINE, F_NEW_UID, F_ACCEPT_NONE, F_KEY_BYTES,
+               F_IGNORE_STEERING, F_STALE_DNS } fault_t;
 
 static const char *const names[] = {"", "no_fanout", "replay_all", "replay_at_deadline", "new_uid", "accept_none",
-                                    "key_bytes"};
+                                    "key_bytes", "ignore_steering", "stale_dns"};
 
 static struct {
     fault_t fault;
@@ -41,6 +46,7 @@ static struct {
     size_t n_to;
     uint32_t h_ms;
     int last_fd;
+    unsigned srv_queries;
     uint8_t last[R_CLIENT_MAX_DATAGRAM];
     size_t last_len;
 } F;
@@ -158,12 +164,18 @@ int __wrap_sendmmsg(int fd, struct mmsghdr *v, unsigned n, int flags)
     return (int)n;
 }
 
-/* accept_none: a response authenticated with auth none under a cookie or AES
- * key is re-sealed with the key before the client sees it, as a client that
- * skips the auth-type check would accept it. d holds n bytes of a len-byte
- * buffer; returns the new length. */
-static ssize_t accept_none(uint8_t *d, ssize_t n, size_t len)
+/* A received datagram before the client sees it. ignore_steering: see below.
+ * accept_none: a response authenticated with auth none under a cookie or AES
+ * key is re-sealed with the key, as a client that skips the auth-type check
+ * would accept it. d holds n bytes of a len-byte buffer; returns the new length. */
+static ssize_t on_received(uint8_t *d, ssize_t n, size_t len)
 {
+    if (F.fault == F_IGNORE_STEERING && n >= (ssize_t)RL_TENANT_TLV_SIZE && rl_load_u16(d) == RL_TLV_TENANT) {
+        /* every response says keep_port = true, as a client that never reads
+         * steering_feedback sees it (plaintext under none and cookie auth) */
+        d[RL_TENANT_OFF_STEERING] = 1;
+        return n;
+    }
     size_t auth = rl_auth_tlv_size(F.key.type), pdu = RL_TENANT_TLV_SIZE + RL_AUTH_NONE_TLV_SIZE;
     if (F.fault != F_ACCEPT_NONE || n < (ssize_t)pdu || F.key.type == R_AUTH_NONE ||
         rl_load_u16(d + RL_TENANT_TLV_SIZE) != RL_TLV_AUTH_NONE || (size_t)n - pdu + RL_TENANT_TLV_SIZE + auth > len)
@@ -184,7 +196,7 @@ static ssize_t accept_none(uint8_t *d, ssize_t n, size_t len)
 ssize_t __wrap_recvfrom(int fd, void *buf, size_t len, int flags, struct sockaddr *from, socklen_t *fl)
 {
     ssize_t n = __real_recvfrom(fd, buf, len, flags, from, fl);
-    return accept_none(buf, n, len);
+    return on_received(buf, n, len);
 }
 
 /* The runtime receives in batches (issue 25): each datagram of the batch. */
@@ -193,9 +205,19 @@ int __wrap_recvmmsg(int fd, struct mmsghdr *v, unsigned n, int flags, struct tim
     int got = __real_recvmmsg(fd, v, n, flags, timeout);
     for (int i = 0; i < got; i++) {
         struct iovec *io = v[i].msg_hdr.msg_iov;
-        v[i].msg_len = (unsigned)accept_none(io[0].iov_base, (ssize_t)v[i].msg_len, io[0].iov_len);
+        v[i].msg_len = (unsigned)on_received(io[0].iov_base, (ssize_t)v[i].msg_len, io[0].iov_len);
     }
     return got;
+}
+
+/* stale_dns: every SRV lookup after the first asks for a name that does not
+ * exist, so each refresh fails and the client keeps the membership it learnt
+ * first, as a client that never refreshes DNS does. */
+void __wrap_ares_query(ares_channel channel, const char *name, int dnsclass, int type, ares_callback cb, void *arg)
+{
+    if (F.fault == F_STALE_DNS && F.srv_queries++ > 0)
+        name = "stale-dns.invalid";
+    __real_ares_query(channel, name, dnsclass, type, cb, arg);
 }
 
 void interop_faults_after_check(void)

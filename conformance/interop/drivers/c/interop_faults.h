@@ -17,7 +17,8 @@ typedef enum { FAULT_IDLE = 0, FAULT_SUBMIT, FAULT_WAIT, FAULT_REPORT } fault_ph
 
 #ifdef INTEROP_FAULTS
 /* Read RL_INTEROP_FAULT (no_fanout, replay_all, replay_at_deadline, new_uid,
- * accept_none, key_bytes); an unknown name ends the driver with exit 2. */
+ * accept_none, key_bytes, ignore_steering,
+ * stale_dns); an unknown name ends the driver with exit 2. */
 void interop_faults_init(void);
 void interop_faults_phase(fault_phase_t phase);
 /* The client's key and servers (copied), after a successful create. */
