@@ -9,6 +9,7 @@
 #include "check.h"
 #include "conf_runner.h"
 #include "dialect.h"
+#include "rl_build_info.h"
 #include "sweep_report_cmd.h"
 #include "vec_client.h"
 #include "vec_runner.h"
@@ -50,7 +51,8 @@ static const command_t commands[] = {
 static void usage(FILE *f)
 {
     fputs("usage: rl-testbed <command> [options]\n"
-          "       rl-testbed --help\n\ncommands:\n",
+          "       rl-testbed help [<command> [<subcommand>]]\n"
+          "       rl-testbed --version\n\ncommands:\n",
           f);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
@@ -396,11 +398,57 @@ static int cmd_dialect(int argc, char **argv)
     return rc;
 }
 
+/* --version: what a report or a bug needs to name this build (tools/buildinfo/rl_build_info.h). */
+static int print_version(void)
+{
+    char id[RL_BUILD_ID_MAX];
+    rl_build_id(id);
+    printf("rl-testbed %s\n", rl_build_version());
+    printf("commit: %s\n", rl_build_commit());
+    printf("build id: %s\n", id);
+    printf("suite-data version: %s\n", rl_build_suite_data_version());
+    const char *base = vec_default_base();
+    char path[4096], found[128] = "";
+    snprintf(path, sizeof path, "%s%sSUITE_DATA_VERSION", base, base[0] != '\0' ? "/" : "");
+    FILE *f = fopen(path, "r");
+    if (f != NULL) {
+        if (fgets(found, sizeof found, f) == NULL)
+            found[0] = '\0';
+        fclose(f);
+        found[strcspn(found, "\r\n")] = '\0';
+    }
+    printf("data directory: %s", base[0] != '\0' ? base : ".");
+    if (found[0] == '\0')
+        printf(" (no SUITE_DATA_VERSION file: a checkout or an unpacked bundle)\n");
+    else if (strcmp(found, rl_build_suite_data_version()) == 0)
+        printf(" (suite-data version %s, the same)\n", found);
+    else
+        printf(" (suite-data version %s, NOT the one this build was made with)\n", found);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
         return usage_error(usage, "missing command", NULL);
     const char *name = argv[1];
+    if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0)
+        return argc == 2 ? print_version() : usage_error(usage, "unexpected argument", argv[2]);
+    if (strcmp(name, "help") == 0 && argc > 2) {
+        /* help CMD [SUB]: exactly what CMD [SUB] --help prints. */
+        char *sub[4] = {argv[2], NULL, NULL, NULL};
+        int n = 1;
+        if (argc > 3)
+            sub[n++] = argv[3];
+        sub[n++] = "--help";
+        if (strcmp(argv[2], "sweep") == 0 && argc > 3 && strcmp(argv[3], "report") == 0)
+            return rl_cmd_sweep_report(n - 1, sub + 1);
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+            if (strcmp(argv[2], commands[i].name) == 0)
+                return commands[i].run(n, sub);
+        }
+        return usage_error(usage, "unknown command", argv[2]);
+    }
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
         usage(stdout);
         return 0;
