@@ -1,5 +1,4 @@
-# cmake -DSRC=<source dir> -DOUT=<file.c> -DVERSION=<v> -DPYTHON=<python3> [-DCOMMIT=<sha>]
-#       [-DDATA_OUT=<SUITE_DATA_VERSION file>] -P gen.cmake
+# cmake -DSRC=<source dir> -DOUT=<file.c> -DVERSION=<v> -DPYTHON=<python3> [-DCOMMIT=<sha>] -P gen.cmake
 # Writes OUT from rl_build_info_gen.c.in; configure_file leaves it untouched
 # (so nothing relinks) when the commit and the suite data did not change.
 if(COMMIT)
@@ -20,9 +19,3 @@ if(NOT rc EQUAL 0)
 endif()
 set(RL_VERSION "${VERSION}")
 configure_file("${SRC}/tools/buildinfo/rl_build_info_gen.c.in" "${OUT}" @ONLY)
-# The suite-data version beside the installed data (share/rl-testbed/SUITE_DATA_VERSION).
-if(DATA_OUT)
-  file(WRITE "${DATA_OUT}.tmp" "${RL_SUITE_DATA_VERSION}\n")
-  configure_file("${DATA_OUT}.tmp" "${DATA_OUT}" COPYONLY)
-  file(REMOVE "${DATA_OUT}.tmp")
-endif()
