@@ -76,8 +76,10 @@ install(FILES ${rl_adapter_c_sources} DESTINATION ${RL_DATA_INSTALL_DIR}/conform
 # so the installed suite runs what the checkout runs.
 set(RL_EXTERNAL_VECTORS_DIR ${PROJECT_SOURCE_DIR}/../shared/external
     CACHE PATH "Directory of outside known-answer vector files")
+# Off for the Debian package (scripts/make-deb.sh): they are not the project's to ship.
+option(RL_INSTALL_EXTERNAL "Install the outside known answers (RL_EXTERNAL_VECTORS_DIR)" ON)
 file(GLOB rl_data_external CONFIGURE_DEPENDS ${RL_EXTERNAL_VECTORS_DIR}/*.json)
-if(rl_data_external)
+if(rl_data_external AND RL_INSTALL_EXTERNAL)
   install(FILES ${rl_data_external} DESTINATION ${RL_DATA_INSTALL_DIR}/external COMPONENT data)
 endif()
 

@@ -15,6 +15,8 @@
 #   7. coverage gate on core/: lines >= 90 %, branches >= 75 % (gcovr)
 #   8. mutation gate: the CI share of mutation/mutants.toml must be killed
 #      (scripts/mutation.py; the full list: scripts/mutation.py --all)
+#   9. the Debian package: built with CPack, installed with apt, run from an empty
+#      directory (conformance, dialect, sim, serve + check), removed (scripts/check-deb.sh)
 # Stage 1 also checks the spec traceability matrix (scripts/traceability.py).
 # usage: scripts/test.sh [--quick]   (--quick: stage 1 only)
 # Installs missing system packages first. Exit status 0 only when every stage passed.
@@ -85,6 +87,8 @@ if [ "$quick" -eq 0 ]; then
     stage valgrind bash scripts/valgrind.sh build/default
     stage coverage-gate bash scripts/coverage.sh --gate --out build/coverage-report
     stage mutation-gate python3 scripts/mutation.py
+    # The .deb built, installed with apt, run from an empty directory, removed (issue 26).
+    stage debian-package bash scripts/check-deb.sh
 fi
 echo
 [ -n "$failed_names" ] && echo "failed stages:$failed_names"
