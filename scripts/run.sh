@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh >/dev/null
 build=build/run
 if [ ! -f "$build/CMakeCache.txt" ]; then
-    cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DRCLIENT_BUILD_TESTS=OFF -DRCLIENT_BUILD_BENCH=OFF \
+    # -O1: a third less compile time than -O3 for the same output (the run takes 0.2 s).
+    cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS_RELEASE="-O1 -DNDEBUG" -DRCLIENT_BUILD_TESTS=OFF -DRCLIENT_BUILD_BENCH=OFF \
         -DRCLIENT_BUILD_EXAMPLES=OFF -DRCLIENT_BUILD_FUZZ=OFF >/dev/null
 fi
 cmake --build "$build" -j"$(nproc)" --target rl-testbed >/dev/null
