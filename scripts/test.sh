@@ -15,6 +15,8 @@
 #   7. coverage gate on core/: lines >= 90 %, branches >= 75 % (gcovr)
 #   8. mutation gate: the CI share of mutation/mutants.toml must be killed
 #      (scripts/mutation.py; the full list: scripts/mutation.py --all)
+#  10. docs/sweep.md's Slurm array job on a real single-node Slurm, merged, equal to one
+#      process byte for byte (scripts/check-slurm.sh; run right after stage 1)
 #   9. the Debian package: built with CPack, installed with apt, run from an empty
 #      directory (conformance, dialect, sim, serve + check), removed (scripts/check-deb.sh)
 # Stage 1 also checks the spec traceability matrix (scripts/traceability.py).
@@ -80,6 +82,8 @@ release_stage() {
 
 stage gcc-werror-tests-conformance gcc_stage
 if [ "$quick" -eq 0 ]; then
+    # docs/sweep.md's Slurm array job on a single-node Slurm on loopback (issue 26).
+    stage slurm-sweep bash scripts/check-slurm.sh build/default/tools/rl-testbed/rl-testbed
     stage clang-werror-tests build_and_test clang
     stage release-gcc-clang-tests release_stage
     stage asan-ubsan-tests build_and_test asan
