@@ -15,10 +15,10 @@
 #   7. coverage gate on core/: lines >= 90 %, branches >= 75 % (gcovr)
 #   8. mutation gate: the CI share of mutation/mutants.toml must be killed
 #      (scripts/mutation.py; the full list: scripts/mutation.py --all)
-#  10. docs/sweep.md's Slurm array job on a real single-node Slurm, merged, equal to one
-#      process byte for byte (scripts/check-slurm.sh; run right after stage 1)
 #   9. the Debian package: built with CPack, installed with apt, run from an empty
 #      directory (conformance, dialect, sim, serve + check), removed (scripts/check-deb.sh)
+#  10. docs/sweep.md's Slurm array job on a real single-node Slurm, merged, equal to one
+#      process byte for byte (scripts/check-slurm.sh; run right after stage 1)
 # Stage 1 also checks the spec traceability matrix (scripts/traceability.py).
 # usage: scripts/test.sh [--quick]   (--quick: stage 1 only)
 # Installs missing system packages first. Exit status 0 only when every stage passed.
