@@ -155,6 +155,12 @@ if [ -n "$libdir" ]; then
     if [ "$inc" = "$(cd "$full/include" && pwd -P)" ] && [ "$lib" = "$(cd "$(dirname "$libdir")" && pwd -P)" ] &&
         [ "$has_crypto" -eq 1 ]; then ok "pkg-config rclient: the prefix's include and lib, -lcrypto ($got)"; else
         echo "$got" >"$tmp/out"; fail "pkg-config rclient: includedir $inc, libdir $lib, want -lrclient ... -lcrypto"; fi
+    # docs/api-guide.md's code (it calls OPENSSL_cleanse), built against the prefix with pkg-config alone.
+    if cc -std=c11 -Wall -Wextra -Werror -o "$tmp/guide" "$src/examples/guide_snippets.c" \
+        $(PKG_CONFIG_PATH=$libdir pkg-config --cflags --libs rclient_runtime) >"$tmp/out" 2>&1 &&
+        LD_LIBRARY_PATH=$(dirname "$libdir") "$tmp/guide" >"$tmp/out" 2>&1; then
+        ok "examples/guide_snippets.c builds and runs with pkg-config --cflags --libs rclient_runtime"; else
+        fail "examples/guide_snippets.c against the installed prefix with pkg-config"; fi
 fi
 
 echo "check-install: $checks checks, $failures failed"
