@@ -51,6 +51,22 @@ static void usage(FILE *f) {
           f);
 }
 
+static void usage_merge(FILE *f) {
+    fputs("usage: rl-testbed sweep merge DIR... --out DIR\n"
+          "\n"
+          "Joins the output directories of the shards of one sweep ('rl-testbed sweep ... --shard i/N')\n"
+          "into --out DIR: units.log, manifest.json, results.csv/json and summary.csv/json, byte for\n"
+          "byte those of one unsharded run (docs/sweep.md \"Sharding and merge\"). Refused, naming the directory\n"
+          "or unit: a different sweep hash or build id, a unit in two directories or in none, a\n"
+          "directory given twice, an --out that is one of the shards.\n"
+          "\n"
+          "  --out DIR       the merged output directory (required)\n"
+          "  --help          print this help\n"
+          "\n"
+          "Exit status: 0 merged, 1 merged with failed units, 2 usage error or refused input.\n",
+          f);
+}
+
 static int parse_count(const char *s, unsigned long max, unsigned long *out) {
     if (s[0] < '0' || s[0] > '9' || strlen(s) > 9) return -1;
     char *end = NULL;
@@ -73,7 +89,7 @@ static int cmd_merge(int argc, char **argv) {
         if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
             out = argv[++i];
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            usage(stdout);
+            usage_merge(stdout);
             free(dirs);
             return 0;
         } else if (argv[i][0] == '-') {
