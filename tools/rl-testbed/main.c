@@ -1,5 +1,7 @@
 /* main.c - rl-testbed: command-line front end of the Ratelimitly toolkit.
  * Exit status: 0 success, 1 a check failed, 2 usage error. */
+#define _POSIX_C_SOURCE 200809L /* strndup */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -427,8 +429,45 @@ static int print_version(void)
     return 0;
 }
 
+/* --opt=value is --opt value, for every command (one place, so no command's own parser needs
+ * to know): an argument that starts with "--", names an option of letters, digits and dashes,
+ * and holds '=' is split in two; a bare "--" ends the splitting. Returns a new argv (NULL-ended)
+ * or NULL on out of memory; *argc_out gets its length. */
+static char **split_long_options(int argc, char **argv, int *argc_out)
+{
+    char **out = calloc((size_t)argc * 2 + 1, sizeof *out);
+    if (out == NULL)
+        return NULL;
+    int n = 0;
+    bool split = true;
+    for (int i = 0; i < argc; i++) {
+        char *a = argv[i];
+        if (strcmp(a, "--") == 0)
+            split = false;
+        char *eq = split && i >= 2 && strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
+        size_t name_len = eq != NULL ? (size_t)(eq - a) : 0;
+        if (eq != NULL && name_len > 2 && strspn(a + 2, "abcdefghijklmnopqrstuvwxyz0123456789-") == name_len - 2) {
+            out[n] = strndup(a, name_len);
+            if (out[n] == NULL)
+                return NULL; /* out of memory at start-up: the process exits */
+            n++;
+            out[n++] = eq + 1;
+        } else {
+            out[n++] = a;
+        }
+    }
+    out[n] = NULL;
+    *argc_out = n;
+    return out;
+}
+
 int main(int argc, char **argv)
 {
+    argv = split_long_options(argc, argv, &argc);
+    if (argv == NULL) {
+        fputs("rl-testbed: out of memory\n", stderr);
+        return 1;
+    }
     if (argc < 2)
         return usage_error(usage, "missing command", NULL);
     const char *name = argv[1];
