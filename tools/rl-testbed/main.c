@@ -11,6 +11,7 @@
 #include "check.h"
 #include "conf_runner.h"
 #include "dialect.h"
+#include "key_cmd.h"
 #include "rl_build_info.h"
 #include "sweep_report_cmd.h"
 #include "vec_client.h"
@@ -42,6 +43,7 @@ static const command_t commands[] = {
     {"dialect", cmd_dialect, "which published variant an adapter's client speaks, per area (conformance/ADAPTER.md)"},
     {"check", rl_cmd_check, "one rate-limit decision (or a load) over real UDP, on the public runtime"},
     {"admin", rl_cmd_admin, "the administrative channel over UDP: tenant add/remove, status, metrics"},
+    {"key", rl_cmd_key, "make rl-none, rl-cookie, rl-aes and rl-secret keys; inspect one field by field"},
 #ifdef RL_WITH_SIM
     {"sim", rl_cmd_sim, "run simulator traces (docs/traces.md): the client core against simulated servers"},
     {"serve", rl_cmd_serve, "reference r-servers on real UDP sockets, for testing any client (docs/serve.md)"},
