@@ -313,7 +313,9 @@ int rl_cmd_admin(int argc, char **argv) {
             known = known || strcmp(a, with_value[k]) == 0;
         }
         if (!known) {
-            return bad("option", a, "unknown option");
+            fprintf(stderr, "rl-testbed: unknown option '%s'\n", a);
+            fputs("Run 'rl-testbed admin --help' for the options.\n", stderr);
+            return ADMIN_EXIT_USAGE;
         }
         if (i + 1 >= argc) {
             return bad("option", a, "needs a value");

@@ -51,6 +51,18 @@ static void usage(FILE *f) {
           f);
 }
 
+/* The one wording of rl-testbed's usage errors: "missing value after 'X'" for an
+ * option of `known` (NULL-ended) given last, else "unknown option 'X'". */
+static void bad_option(const char *a, const char *const *known) {
+    for (size_t k = 0; known[k] != NULL; k++) {
+        if (strcmp(a, known[k]) == 0) {
+            fprintf(stderr, "rl-testbed: missing value after '%s'\n", a);
+            return;
+        }
+    }
+    fprintf(stderr, "rl-testbed: unknown option '%s'\n", a);
+}
+
 static void usage_merge(FILE *f) {
     fputs("usage: rl-testbed sweep merge DIR... --out DIR\n"
           "\n"
@@ -93,7 +105,7 @@ static int cmd_merge(int argc, char **argv) {
             free(dirs);
             return 0;
         } else if (argv[i][0] == '-') {
-            fprintf(stderr, "rl-testbed sweep merge: unknown or incomplete option '%s'\n", argv[i]);
+            bad_option(argv[i], (const char *const[]){"--out", NULL});
             free(dirs);
             return EXIT_USAGE;
         } else {
@@ -149,7 +161,7 @@ int rl_cmd_sweep(int argc, char **argv) {
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             quiet = true;
         } else if (a[0] == '-') {
-            fprintf(stderr, "rl-testbed sweep: unknown or incomplete option '%s'\n", a);
+            bad_option(a, (const char *const[]){"--jobs", "--stop-after", "--out", "--shard", NULL});
             usage(stderr);
             return EXIT_USAGE;
         } else if (file != NULL) {
