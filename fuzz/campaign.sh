@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
 # fuzz/campaign.sh - fuzz campaigns, crash triage and corpus coverage (fuzz/README.md).
 #
-# usage: fuzz/campaign.sh [--engine E] [--seconds N] [--jobs J] [--merge] [--no-build] [harness...]
+# usage: fuzz/campaign.sh [--engine E] [--seconds N] [--jobs J] [--fork F] [--out DIR] [--merge] [--no-build]
+#                         [harness...]
 #        fuzz/campaign.sh --triage DIR [--regressions OUT] [--no-build] [harness]
 #        fuzz/campaign.sh --coverage [--out DIR] [--no-build] [harness...]
 #   --engine E   libfuzzer (default; preset "fuzz") or afl (AFL++ persistent mode; preset "afl")
 #   --seconds N  budget per harness (default 600)
 #   --jobs J     harnesses run at once (default 2, one per core)
+#   --fork F     processes per harness (default 1): libFuzzer -fork=F (F workers sharing one
+#                corpus, crashes collected, the run goes on); AFL++ one -M main and F-1 -S
+#                secondaries syncing through one output directory. Cores used: J x F.
+#   --out DIR    write the reports (and the working files, under DIR/work/) to DIR instead of
+#                reports/fuzz/ (and build/fuzz-campaign/): a campaign on a shared machine or
+#                in CI leaves the source tree alone
 #   --merge      afterwards merge inputs with new coverage into fuzz/corpus/<harness>/
 #                (libFuzzer -merge=1; for AFL++ the queue is merged with the libFuzzer build)
 #   --no-build   use the existing build/fuzz (and build/afl) binaries
@@ -19,8 +26,9 @@
 # restarts libFuzzer after a crash until the budget is spent, files every
 # distinct crash (by sanitizer stack) minimized into fuzz/regressions/<harness>/
 # through the triage step, and writes reports/fuzz/<date>-campaign[-afl].md and
-# .json (execs/s, coverage, corpus size, crashes per harness).
-# Working files: build/fuzz-campaign/<stamp>/. Exit status 1 when a harness crashed.
+# .json (execs/s, coverage, corpus size, crashes per harness), or into --out DIR.
+# Working files: build/fuzz-campaign/<stamp>/ (DIR/work/<stamp>/ with --out). Exit status 1
+# when a harness crashed. OSS-Fuzz proper: fuzz/README.md "Joining OSS-Fuzz".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,6 +40,8 @@ esac
 engine=libfuzzer
 seconds=600
 jobs=2
+fork=1
+out=""
 merge=0
 build=1
 harnesses=()
@@ -43,13 +53,20 @@ while [ $# -gt 0 ]; do
     --seconds=*) seconds="${1#*=}"; shift ;;
     --jobs) jobs="$2"; shift 2 ;;
     --jobs=*) jobs="${1#*=}"; shift ;;
+    --fork) fork="$2"; shift 2 ;;
+    --fork=*) fork="${1#*=}"; shift ;;
+    --out) out="$2"; shift 2 ;;
+    --out=*) out="${1#*=}"; shift ;;
     --merge) merge=1; shift ;;
     --no-build) build=0; shift ;;
     --triage|--coverage) echo "campaign: $1 must be the first argument" >&2; exit 2 ;;
-    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "campaign: unknown option $1" >&2; exit 2 ;;
     *) harnesses+=("$1"); shift ;;
   esac
+done
+for v in "$jobs" "$fork" "$seconds"; do
+  case "$v" in ''|*[!0-9]*|0) echo "campaign: --jobs, --fork and --seconds take a positive number, got '$v'" >&2; exit 2 ;; esac
 done
 case "$engine" in
   libfuzzer) preset=fuzz ;;
@@ -61,6 +78,13 @@ BIN=build/$preset/fuzz
 LFBIN=build/fuzz/fuzz # triage reproduces every crash with the libFuzzer build
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 WORK=build/fuzz-campaign/$stamp
+REPORTS=reports/fuzz
+if [ -n "$out" ]; then
+  mkdir -p "$out" || { echo "campaign: --out $out: cannot create" >&2; exit 2; }
+  out=$(cd "$out" && pwd)
+  WORK=$out/work/$stamp
+  REPORTS=$out
+fi
 mkdir -p "$WORK"
 if [ "$build" = 1 ]; then
   for p in fuzz $([ "$preset" = afl ] && echo afl); do
@@ -80,7 +104,7 @@ for h in "${harnesses[@]}"; do
   [ -x "$BIN/fuzz_$h" ] || { echo "campaign: no harness $BIN/fuzz_$h" >&2; exit 2; }
 done
 
-echo "campaign: ${#harnesses[@]} harnesses x ${seconds}s under $engine, $jobs at a time; work dir $WORK"
+echo "campaign: ${#harnesses[@]} harnesses x ${seconds}s under $engine, $jobs at a time, $fork process(es) each; work dir $WORK"
 
 # A value of fuzz/options/<h>.options ([libfuzzer] key = value).
 option() {
@@ -107,6 +131,8 @@ run_libfuzzer() {
   local h=$1 dir=$2
   mkdir -p "$dir/corpus" "$dir/artifacts"
   local args=(-print_final_stats=1 -timeout=25 -rss_limit_mb=2560 "-artifact_prefix=$dir/artifacts/")
+  # -fork=F: F child processes; with -ignore_crashes=1 a crash is saved and the run goes on.
+  [ "$fork" -gt 1 ] && args+=("-fork=$fork" -ignore_crashes=1)
   local max_len; max_len=$(option "$h" max_len)
   [ -n "$max_len" ] && args+=("-max_len=$max_len")
   [ -f "fuzz/dict/$h.dict" ] && args+=("-dict=fuzz/dict/$h.dict")
@@ -165,22 +191,40 @@ run_afl() {
   local args=(-i "$dir/in" -o "$dir/afl" -V "$seconds" -m none)
   [ -f "fuzz/dict/$h.dict" ] && args+=(-x "fuzz/dict/$h.dict")
   local start; start=$(date +%s)
+  # --fork F: one -M main and F-1 -S secondaries sharing -o (AFL++ parallel fuzzing);
+  # F = 1: a single instance (its directory is afl/default).
+  local inst=default i pids=()
+  if [ "$fork" -gt 1 ]; then
+    inst=main
+    for i in $(seq 2 "$fork"); do
+      AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 \
+        afl-fuzz "${args[@]}" -S "s$i" -- "$BIN/fuzz_$h" > "$dir/run1.s$i.log" 2>&1 &
+      pids+=($!)
+    done
+    args+=(-M main)
+  fi
   AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 \
     afl-fuzz "${args[@]}" -- "$BIN/fuzz_$h" > "$dir/run1.log" 2>&1 || true
-  local st="$dir/afl/default/fuzzer_stats"
+  for i in "${pids[@]+"${pids[@]}"}"; do wait "$i" || true; done
+  local st="$dir/afl/$inst/fuzzer_stats"
   if [ ! -f "$st" ]; then
     echo "campaign: [$h] afl-fuzz did not start: $(grep -a 'PROGRAM ABORT' "$dir/run1.log" | sed 's/\x1b\[[0-9;]*m//g' | head -n1) (log $dir/run1.log)" >&2
   fi
+  # Executions over every instance; coverage and queue as the main instance sees them.
+  local execs=0 f2
+  for f2 in "$dir"/afl/*/fuzzer_stats; do
+    [ -f "$f2" ] && execs=$((execs + $(afl_stat "$f2" execs_done)))
+  done
   {
-    echo "seconds=$(( $(date +%s) - start ))"; echo "runs=1"; echo "execs=$(afl_stat "$st" execs_done)"
+    echo "seconds=$(( $(date +%s) - start ))"; echo "runs=$fork"; echo "execs=$execs"
     echo "cov=$(afl_stat "$st" edges_found)"; echo "ft=0"
     echo "corp=$(afl_stat "$st" corpus_count)"; echo "edges=$(afl_stat "$st" total_edges)"
     echo "corpus_files=$(find "$dir/in" -type f | wc -l)"
     echo "new_files=$(afl_stat "$st" corpus_found)"
     echo "peak_rss_mb=$(afl_stat "$st" peak_rss_mb)"
   } > "$dir/stats.env"
-  if [ "$merge" = 1 ] && [ -d "$dir/afl/default/queue" ]; then
-    "$LFBIN/fuzz_$h" -merge=1 "fuzz/corpus/$h" "$dir/afl/default/queue" > "$dir/merge.log" 2>&1 || true
+  if [ "$merge" = 1 ] && [ -d "$dir/afl/$inst/queue" ]; then
+    "$LFBIN/fuzz_$h" -merge=1 "fuzz/corpus/$h" "$dir"/afl/*/queue > "$dir/merge.log" 2>&1 || true
   fi
 }
 
@@ -206,6 +250,7 @@ progress() {
   local h=$1 line
   if [ "$engine" = afl ]; then
     local st="$WORK/$h/afl/default/fuzzer_stats"
+    [ "$fork" -gt 1 ] && st="$WORK/$h/afl/main/fuzzer_stats"
     line="execs $(afl_stat "$st" execs_done) edges $(afl_stat "$st" edges_found)/$(afl_stat "$st" total_edges)"
     [ -f "$st" ] || line="(starting)"
   else
@@ -246,7 +291,7 @@ while [ ${#pending[@]} -gt 0 ] || [ ${#running[@]} -gt 0 ]; do
   running=("${still[@]+"${still[@]}"}")
 done
 
-mkdir -p reports/fuzz
+mkdir -p "$REPORTS"
 python3 fuzz/tools/campaign_report.py --work "$WORK" --seconds "$seconds" --jobs "$jobs" --engine "$engine" \
-  --out reports/fuzz
+  --out "$REPORTS"
 ! grep -q '^crash=' "$WORK"/*/result.env

@@ -43,10 +43,21 @@ if [ "$n_vec" -eq "$n_got" ]; then ok "every vector file, case and trace ($n_got
     fail "$n_got vector, case and trace files, the checkout has $n_vec"; fi
 if "$python" -c 'import json,sys; m=json.load(open(sys.argv[1])); sys.exit(m["version"] != sys.argv[2])' \
     "$top/MANIFEST.json" "$version"; then ok "MANIFEST.json version $version"; else fail "MANIFEST.json version"; fi
+if git -C "$src" rev-parse HEAD >/dev/null 2>&1; then commit=$(git -C "$src" rev-parse HEAD); else commit=unknown; fi
+if "$python" -c 'import json,sys; m=json.load(open(sys.argv[1])); sys.exit(m["commit"] != sys.argv[2])' \
+    "$top/MANIFEST.json" "$commit"; then ok "MANIFEST.json commit $commit"; else fail "MANIFEST.json commit"; fi
+n_dia=$(ls "$src"/vectors/dialect/*.json | wc -l)
+if [ "$(ls "$top"/vectors/dialect/*.json | wc -l)" -eq "$n_dia" ]; then ok "every dialect vector set ($n_dia)"; else
+    fail "dialect vector sets missing from the bundle"; fi
 if "$python" "$top/schemas/validate.py" --root "$top" >"$tmp/out" 2>&1; then ok "bundled files pass the bundled schemas: $(tail -n 1 "$tmp/out")"; else
     fail "bundled files against the bundled schemas"; fi
 
 if [ -n "$rl_testbed" ]; then
+    # The bundle and the binary built from the same tree name the same suite-data version.
+    want=$("$rl_testbed" --version | sed -n 's/^suite-data version: //p')
+    if "$python" -c 'import json,sys; m=json.load(open(sys.argv[1])); sys.exit(m["suite_data_version"] != sys.argv[2])' \
+        "$top/MANIFEST.json" "$want"; then ok "MANIFEST.json suite_data_version = rl-testbed --version ($want)"; else
+        fail "MANIFEST.json suite_data_version differs from rl-testbed --version ($want)"; fi
     (cd "$tmp" && RL_TESTBED_DATA="$top" "$rl_testbed" conformance) >"$tmp/out" 2>&1
     rc=$?
     if [ "$rc" -eq 0 ] && grep -qF "$top/vectors/api_key.json [api_key]" "$tmp/out"; then

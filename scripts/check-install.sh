@@ -7,7 +7,10 @@
 # <prefix>/share/rl-testbed, never in the source tree, and pass exactly as many
 # tests as the build tree's binary does in the checkout. Also: the prefix can
 # be moved, RL_TESTBED_DATA overrides the lookup, and the installed schemas
-# accept the installed files.
+# accept the installed files. Each install component alone installs its own
+# files only (README "Installing"); every document a --help names is installed;
+# the installed Python template passes `dialect`; --version sees the installed
+# data's suite-data version; pkg-config gives what a consumer needs to link.
 set -u
 build=$(cd "$1" && pwd)
 src=$(cd "$2" && pwd)
@@ -96,6 +99,69 @@ if [ "$rc" -eq 1 ] && grep -qF -- "$tmp/nowhere/vectors/*.json: (files): no file
 if "$python" "$tmp/moved/share/rl-testbed/schemas/validate.py" --root "$tmp/moved/share/rl-testbed" >"$tmp/out" 2>&1 &&
     grep -q "^schemas: [1-9][0-9]* valid, 0 invalid$" "$tmp/out"; then ok "installed schemas: $(tail -n 1 "$tmp/out")"; else
     fail "installed schemas"; fi
+
+# ---- components, each alone (issue 26) ----
+# component: a file it installs, and a file of another component it must not install.
+for spec in "library lib/librclient.so.0 include/r_client.h" "dev include/r_client.h bin/rl-testbed" \
+    "testbed bin/rl-testbed share/rl-testbed/vectors/api_key.json" \
+    "data share/rl-testbed/vectors/dialect/tracker_id.json bin/rl-testbed" \
+    "data share/rl-testbed/SUITE_DATA_VERSION share/rl-testbed/docs/ADAPTER.md" \
+    "docs share/rl-testbed/docs/ADAPTER.md share/rl-testbed/vectors/api_key.json" \
+    "docs share/doc/rl-testbed/LICENSE bin/rl-testbed" \
+    "templates share/rl-testbed/conformance/adapters/python/rl_adapter.py share/rl-testbed/vectors/api_key.json"; do
+    set -- $spec
+    cp="$tmp/comp-$1"
+    rm -rf "$cp"
+    if ! cmake --install "$build" --component "$1" --prefix "$cp" >"$tmp/out" 2>&1; then fail "component $1: cmake --install"; continue; fi
+    libdir=$(ls -d "$cp"/lib* 2>/dev/null | head -n 1)
+    have=$2
+    case "$have" in lib/*) [ -n "$libdir" ] && have="${libdir#"$cp"/}/${have#lib/}" ;; esac
+    if [ -e "$cp/$have" ] && [ ! -e "$cp/$3" ]; then ok "component $1 alone: $2, not $3"; else
+        fail "component $1 alone: want $2 and not $3"; fi
+done
+full=$tmp/full
+for c in library dev testbed data docs templates; do cmake --install "$build" --component "$c" --prefix "$full" >/dev/null 2>&1; done
+# Every project document a --help names is installed (share/rl-testbed/docs, by file name;
+# conformance/README.md as ha-cases.md, tools/rl-testbed/README.md as rl-testbed.md).
+for c in "" vectors conformance dialect check admin sim serve interop sweep "sweep run" "sweep merge" "sweep report"; do
+    # shellcheck disable=SC2086
+    "$full/bin/rl-testbed" $c --help 2>&1
+done | grep -oE "(docs|conformance|tools)/[A-Za-z0-9_./-]+\.md" | sort -u >"$tmp/named"
+while read -r doc; do
+    case "$doc" in conformance/README.md) inst=ha-cases.md ;; tools/rl-testbed/README.md) inst=rl-testbed.md ;;
+    *) inst=$(basename "$doc") ;; esac
+    if [ -f "$full/share/rl-testbed/docs/$inst" ]; then ok "--help names $doc: installed as docs/$inst"; else
+        fail "--help names $doc: share/rl-testbed/docs/$inst not installed"; fi
+done <"$tmp/named"
+# The installed Python template, run from an empty directory: every area spec.
+(cd "$tmp/work" && "$full/bin/rl-testbed" dialect --client \
+    "$python $full/share/rl-testbed/conformance/adapters/python/rl_adapter.py") >"$tmp/out" 2>"$tmp/err"
+rc=$?
+last=$(tail -n 1 "$tmp/out")
+if [ "$rc" -eq 0 ] && [ "$last" = "dialect: 12 areas spec, 0 variant, 0 none, 0 partial, 0 unsupported" ]; then
+    ok "installed dialect with the installed template: $last"; else fail "installed dialect with the template (exit $rc): $last"; fi
+# --version: the installed data directory and its suite-data version, the same as the binary's.
+want=$("$python" "$src/vectors/tools/make_bundle.py" --suite-version)
+(cd "$tmp/work" && "$full/bin/rl-testbed" --version) >"$tmp/out" 2>&1
+if grep -qxF "data directory: $full/share/rl-testbed (suite-data version $want, the same)" "$tmp/out"; then
+    ok "installed --version: data directory and suite-data version $want"; else fail "installed --version"; fi
+# pkg-config: a consumer gets the include and library directories of the prefix, and libcrypto.
+libdir=$(ls -d "$full"/lib*/pkgconfig 2>/dev/null | head -n 1)
+if [ -n "$libdir" ]; then
+    got=$(PKG_CONFIG_PATH=$libdir pkg-config --cflags --libs rclient 2>&1)
+    inc=$(cd "$(PKG_CONFIG_PATH=$libdir pkg-config --variable=includedir rclient)" && pwd -P)
+    lib=$(cd "$(PKG_CONFIG_PATH=$libdir pkg-config --variable=libdir rclient)" && pwd -P)
+    case "$got" in *-lrclient*-lcrypto*) has_crypto=1 ;; *) has_crypto=0 ;; esac
+    if [ "$inc" = "$(cd "$full/include" && pwd -P)" ] && [ "$lib" = "$(cd "$(dirname "$libdir")" && pwd -P)" ] &&
+        [ "$has_crypto" -eq 1 ]; then ok "pkg-config rclient: the prefix's include and lib, -lcrypto ($got)"; else
+        echo "$got" >"$tmp/out"; fail "pkg-config rclient: includedir $inc, libdir $lib, want -lrclient ... -lcrypto"; fi
+    # docs/api-guide.md's code (it calls OPENSSL_cleanse), built against the prefix with pkg-config alone.
+    if cc -std=c11 -Wall -Wextra -Werror -o "$tmp/guide" "$src/examples/guide_snippets.c" \
+        $(PKG_CONFIG_PATH=$libdir pkg-config --cflags --libs rclient_runtime) >"$tmp/out" 2>&1 &&
+        LD_LIBRARY_PATH=$(dirname "$libdir") "$tmp/guide" >"$tmp/out" 2>&1; then
+        ok "examples/guide_snippets.c builds and runs with pkg-config --cflags --libs rclient_runtime"; else
+        fail "examples/guide_snippets.c against the installed prefix with pkg-config"; fi
+fi
 
 echo "check-install: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]

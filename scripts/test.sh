@@ -15,6 +15,10 @@
 #   7. coverage gate on core/: lines >= 90 %, branches >= 75 % (gcovr)
 #   8. mutation gate: the CI share of mutation/mutants.toml must be killed
 #      (scripts/mutation.py; the full list: scripts/mutation.py --all)
+#   9. the Debian package: built with CPack, installed with apt, run from an empty
+#      directory (conformance, dialect, sim, serve + check), removed (scripts/check-deb.sh)
+#  10. docs/sweep.md's Slurm array job on a real single-node Slurm, merged, equal to one
+#      process byte for byte (scripts/check-slurm.sh; run right after stage 1)
 # Stage 1 also checks the spec traceability matrix (scripts/traceability.py).
 # usage: scripts/test.sh [--quick]   (--quick: stage 1 only)
 # Installs missing system packages first. Exit status 0 only when every stage passed.
@@ -78,6 +82,8 @@ release_stage() {
 
 stage gcc-werror-tests-conformance gcc_stage
 if [ "$quick" -eq 0 ]; then
+    # docs/sweep.md's Slurm array job on a single-node Slurm on loopback (issue 26).
+    stage slurm-sweep bash scripts/check-slurm.sh build/default/tools/rl-testbed/rl-testbed
     stage clang-werror-tests build_and_test clang
     stage release-gcc-clang-tests release_stage
     stage asan-ubsan-tests build_and_test asan
@@ -85,6 +91,8 @@ if [ "$quick" -eq 0 ]; then
     stage valgrind bash scripts/valgrind.sh build/default
     stage coverage-gate bash scripts/coverage.sh --gate --out build/coverage-report
     stage mutation-gate python3 scripts/mutation.py
+    # The .deb built, installed with apt, run from an empty directory, removed (issue 26).
+    stage debian-package bash scripts/check-deb.sh
 fi
 echo
 [ -n "$failed_names" ] && echo "failed stages:$failed_names"

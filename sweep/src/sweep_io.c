@@ -13,13 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rl_build_info.h"
 #include "sweep_run.h"
 #include "sim_trace.h"
 #include "sim_world.h"
-
-#ifndef RL_SWEEP_VERSION
-#define RL_SWEEP_VERSION "0"
-#endif
 
 #define ERR(...) (snprintf(err, err_cap, __VA_ARGS__), -1)
 
@@ -51,25 +48,11 @@ bool sweep_metric_is_count(const char *name) {
     return sim_metric_is_count(name);
 }
 
+/* The build id of rl-testbed --version (tools/buildinfo). */
 void sweep_build_id(char out[SWEEP_BUILD_ID_MAX]) {
-    FILE *f = fopen("/proc/self/exe", "rb");
-    EVP_MD_CTX *h = EVP_MD_CTX_new();
-    bool ok = f != NULL && h != NULL && EVP_DigestInit_ex(h, EVP_sha256(), NULL) == 1;
-    unsigned char buf[65536];
-    size_t n;
-    while (ok && (n = fread(buf, 1, sizeof buf, f)) > 0) ok = EVP_DigestUpdate(h, buf, n) == 1;
-    ok = ok && ferror(f) == 0;
-    unsigned char d[32];
-    unsigned int dn = 0;
-    ok = ok && EVP_DigestFinal_ex(h, d, &dn) == 1;
-    if (f != NULL) fclose(f);
-    EVP_MD_CTX_free(h);
-    if (!ok) {
-        snprintf(out, SWEEP_BUILD_ID_MAX, "%s+unknown", RL_SWEEP_VERSION);
-        return;
-    }
-    snprintf(out, SWEEP_BUILD_ID_MAX, "%s+%02x%02x%02x%02x%02x%02x%02x%02x", RL_SWEEP_VERSION, d[0], d[1], d[2], d[3],
-             d[4], d[5], d[6], d[7]);
+    char id[RL_BUILD_ID_MAX];
+    rl_build_id(id);
+    snprintf(out, SWEEP_BUILD_ID_MAX, "%s", id);
 }
 
 /* ---- manifest ----------------------------------------------------------------------- */

@@ -36,6 +36,13 @@ grep -q 'slice complete' "$T/s0.out" || fail "shard summary: $(cat "$T/s0.out")"
 "$RL" sweep merge "$T/s0" "$T/s1" --out "$T/m" >"$T/m.out" 2>&1 || fail "merge: $(cat "$T/m.out")"
 same_outputs "$T/a" "$T/m"
 
+# a report on a shard says to merge first (issue 26; it said "summary.json: No such file or directory")
+"$RL" sweep report "$T/s0" >/dev/null 2>"$T/e" && fail "report on a shard accepted"
+grep -qF -- "$T/s0 has no summary.json: it is a shard of a sweep (or an unfinished run); merge the shards first" "$T/e" ||
+    fail "report on a shard: $(cat "$T/e")"
+# sweep merge --help is merge's own usage, not the sweep's
+"$RL" sweep merge --help >"$T/h" 2>&1 || fail "sweep merge --help: exit status"
+[ "$(head -n 1 "$T/h")" = "usage: rl-testbed sweep merge DIR... --out DIR" ] || fail "sweep merge --help: $(head -n 1 "$T/h")"
 # merge refusals: a slice twice, a slice missing, another sweep, another build
 "$RL" sweep merge "$T/s0" "$T/s0" --out "$T/m2" >/dev/null 2>"$T/e" && fail "merge of a slice twice accepted"
 grep -qF "$T/s0 and $T/s0 are the same directory: give each slice once" "$T/e" || fail "twice message: $(cat "$T/e")"

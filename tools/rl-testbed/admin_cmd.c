@@ -122,7 +122,7 @@ static int parse_tenant(const char *s, uint64_t *out) {
 }
 
 /* --quota: a word, or field=value,... over the credential's quotas. */
-static int apply_quota(const char *q, r_auth_key_info_t *info, char *why, size_t cap) {
+int rl_apply_quota(const char *q, r_auth_key_info_t *info, char *why, size_t cap) {
     uint64_t word = 0;
     if (parse_u64(q, UINT32_MAX, &word) == 0) {
         r_key_diag_t d;
@@ -180,7 +180,7 @@ static int set_credential(admin_cfg_t *c, const char *cred, const char *quota) {
     int rc = 0;
     char why[200];
     if (quota != NULL) {
-        if (apply_quota(quota, &info, why, sizeof why) != 0) {
+        if (rl_apply_quota(quota, &info, why, sizeof why) != 0) {
             rc = bad("--quota", quota, why);
         } else if (rl_credential_encode(&info, c->credential, sizeof c->credential) < 0) {
             rc = bad("--quota", quota, "the credential cannot be encoded");
@@ -313,7 +313,9 @@ int rl_cmd_admin(int argc, char **argv) {
             known = known || strcmp(a, with_value[k]) == 0;
         }
         if (!known) {
-            return bad("option", a, "unknown option");
+            fprintf(stderr, "rl-testbed: unknown option '%s'\n", a);
+            fputs("Run 'rl-testbed admin --help' for the options.\n", stderr);
+            return ADMIN_EXIT_USAGE;
         }
         if (i + 1 >= argc) {
             return bad("option", a, "needs a value");

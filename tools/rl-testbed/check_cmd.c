@@ -255,7 +255,7 @@ static int parse_option(int argc, char **argv, int *i, check_cfg_t *cfg) {
         k++;
     }
     if (k == sizeof valued / sizeof valued[0]) {
-        fprintf(stderr, "rl-testbed check: unknown option '%s' (see rl-testbed check --help)\n", a);
+        fprintf(stderr, "rl-testbed: unknown option '%s' (rl-testbed check --help)\n", a);
         return CHECK_EXIT_USAGE;
     }
     if ((v = value(argc, argv, i)) == NULL) {

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <openssl/crypto.h>
+
 #include "check.h"
 
 typedef struct {
@@ -31,7 +33,15 @@ int check_open(const check_cfg_t *cfg, r_runtime_client_t **out, r_request_profi
     const char *why = NULL;
     if (r_runtime_options_from_lookup(&o, lookup, &l, &why) != RCLIENT_OK) {
         if (cfg->key != NULL && strncmp(why, "RATELIMITLY_AUTH_KEY", 20) == 0) {
-            fprintf(stderr, "rl-testbed check: --key: not a valid API key (rl-none, rl-cookie or rl-aes, version 1)\n");
+            /* Name the rule the key breaks (the vector schema's error classes). */
+            r_auth_key_info_t info;
+            r_key_diag_t diag;
+            if (r_client_parse_auth_key_diag(cfg->key, 0, &info, &diag) != RCLIENT_OK)
+                fprintf(stderr, "rl-testbed check: --key: not a valid API key (rl-none, rl-cookie or rl-aes, version 1): %s\n",
+                        diag.message);
+            else
+                fprintf(stderr, "rl-testbed check: --key: %s\n", why + 22);
+            OPENSSL_cleanse(&info, sizeof info);
         } else {
             fprintf(stderr, "rl-testbed check: %s\n", why);
         }

@@ -1,5 +1,7 @@
 /* main.c - rl-testbed: command-line front end of the Ratelimitly toolkit.
  * Exit status: 0 success, 1 a check failed, 2 usage error. */
+#define _POSIX_C_SOURCE 200809L /* strndup */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +11,8 @@
 #include "check.h"
 #include "conf_runner.h"
 #include "dialect.h"
+#include "key_cmd.h"
+#include "rl_build_info.h"
 #include "sweep_report_cmd.h"
 #include "vec_client.h"
 #include "vec_runner.h"
@@ -39,6 +43,7 @@ static const command_t commands[] = {
     {"dialect", cmd_dialect, "which published variant an adapter's client speaks, per area (conformance/ADAPTER.md)"},
     {"check", rl_cmd_check, "one rate-limit decision (or a load) over real UDP, on the public runtime"},
     {"admin", rl_cmd_admin, "the administrative channel over UDP: tenant add/remove, status, metrics"},
+    {"key", rl_cmd_key, "make rl-none, rl-cookie, rl-aes and rl-secret keys; inspect one field by field"},
 #ifdef RL_WITH_SIM
     {"sim", rl_cmd_sim, "run simulator traces (docs/traces.md): the client core against simulated servers"},
     {"serve", rl_cmd_serve, "reference r-servers on real UDP sockets, for testing any client (docs/serve.md)"},
@@ -50,7 +55,8 @@ static const command_t commands[] = {
 static void usage(FILE *f)
 {
     fputs("usage: rl-testbed <command> [options]\n"
-          "       rl-testbed --help\n\ncommands:\n",
+          "       rl-testbed help [<command> [<subcommand>]]\n"
+          "       rl-testbed --version\n\ncommands:\n",
           f);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
@@ -396,11 +402,94 @@ static int cmd_dialect(int argc, char **argv)
     return rc;
 }
 
+/* --version: what a report or a bug needs to name this build (tools/buildinfo/rl_build_info.h). */
+static int print_version(void)
+{
+    char id[RL_BUILD_ID_MAX];
+    rl_build_id(id);
+    printf("rl-testbed %s\n", rl_build_version());
+    printf("commit: %s\n", rl_build_commit());
+    printf("build id: %s\n", id);
+    printf("suite-data version: %s\n", rl_build_suite_data_version());
+    const char *base = vec_default_base();
+    char path[4096], found[128] = "";
+    snprintf(path, sizeof path, "%s%sSUITE_DATA_VERSION", base, base[0] != '\0' ? "/" : "");
+    FILE *f = fopen(path, "r");
+    if (f != NULL) {
+        if (fgets(found, sizeof found, f) == NULL)
+            found[0] = '\0';
+        fclose(f);
+        found[strcspn(found, "\r\n")] = '\0';
+    }
+    printf("data directory: %s", base[0] != '\0' ? base : ".");
+    if (found[0] == '\0')
+        printf(" (no SUITE_DATA_VERSION file: a checkout or an unpacked bundle)\n");
+    else if (strcmp(found, rl_build_suite_data_version()) == 0)
+        printf(" (suite-data version %s, the same)\n", found);
+    else
+        printf(" (suite-data version %s, NOT the one this build was made with)\n", found);
+    return 0;
+}
+
+/* --opt=value is --opt value, for every command (one place, so no command's own parser needs
+ * to know): an argument that starts with "--", names an option of letters, digits and dashes,
+ * and holds '=' is split in two; a bare "--" ends the splitting. Returns a new argv (NULL-ended)
+ * or NULL on out of memory; *argc_out gets its length. */
+static char **split_long_options(int argc, char **argv, int *argc_out)
+{
+    char **out = calloc((size_t)argc * 2 + 1, sizeof *out);
+    if (out == NULL)
+        return NULL;
+    int n = 0;
+    bool split = true;
+    for (int i = 0; i < argc; i++) {
+        char *a = argv[i];
+        if (strcmp(a, "--") == 0)
+            split = false;
+        char *eq = split && i >= 2 && strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
+        size_t name_len = eq != NULL ? (size_t)(eq - a) : 0;
+        if (eq != NULL && name_len > 2 && strspn(a + 2, "abcdefghijklmnopqrstuvwxyz0123456789-") == name_len - 2) {
+            out[n] = strndup(a, name_len);
+            if (out[n] == NULL)
+                return NULL; /* out of memory at start-up: the process exits */
+            n++;
+            out[n++] = eq + 1;
+        } else {
+            out[n++] = a;
+        }
+    }
+    out[n] = NULL;
+    *argc_out = n;
+    return out;
+}
+
 int main(int argc, char **argv)
 {
+    argv = split_long_options(argc, argv, &argc);
+    if (argv == NULL) {
+        fputs("rl-testbed: out of memory\n", stderr);
+        return 1;
+    }
     if (argc < 2)
         return usage_error(usage, "missing command", NULL);
     const char *name = argv[1];
+    if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0)
+        return argc == 2 ? print_version() : usage_error(usage, "unexpected argument", argv[2]);
+    if (strcmp(name, "help") == 0 && argc > 2) {
+        /* help CMD [SUB]: exactly what CMD [SUB] --help prints. */
+        char *sub[4] = {argv[2], NULL, NULL, NULL};
+        int n = 1;
+        if (argc > 3)
+            sub[n++] = argv[3];
+        sub[n++] = "--help";
+        if (strcmp(argv[2], "sweep") == 0 && argc > 3 && strcmp(argv[3], "report") == 0)
+            return rl_cmd_sweep_report(n - 1, sub + 1);
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+            if (strcmp(argv[2], commands[i].name) == 0)
+                return commands[i].run(n, sub);
+        }
+        return usage_error(usage, "unknown command", argv[2]);
+    }
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
         usage(stdout);
         return 0;

@@ -94,8 +94,9 @@ static int next_option(int argc, char **argv, int *i, char *name, size_t cap, co
     memcpy(name, a + 2, n);
     name[n] = '\0';
     if (!takes_value(name)) {
-        snprintf(msg, sizeof msg, "unknown option '%s'", a);
-        return usage_error(msg);
+        fprintf(stderr, "rl-testbed: unknown option '%s'\n", a);
+        fputs("Run 'rl-testbed serve --help' for the options.\n", stderr);
+        return EXIT_USAGE;
     }
     if (eq != NULL) {
         *value = eq + 1;

@@ -279,6 +279,18 @@ static bool is_directory(const char *path) {
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* The one wording of rl-testbed's usage errors: "missing value after 'X'" for an
+ * option of `known` (NULL-ended) given last, else "unknown option 'X'". */
+static void bad_option(const char *a, const char *const *known) {
+    for (size_t k = 0; known[k] != NULL; k++) {
+        if (strcmp(a, known[k]) == 0) {
+            fprintf(stderr, "rl-testbed: missing value after '%s'\n", a);
+            return;
+        }
+    }
+    fprintf(stderr, "rl-testbed: unknown option '%s'\n", a);
+}
+
 int rl_cmd_sim(int argc, char **argv) {
     if (rl_explore_wanted(argc, argv)) return rl_cmd_explore(argc, argv);
     sim_opts_t o = {0};
@@ -318,7 +330,7 @@ int rl_cmd_sim(int argc, char **argv) {
             o.timeline_path = argv[i + 2];
             i += 2;
         } else if (a[0] == '-') {
-            fprintf(stderr, "rl-testbed sim: unknown or incomplete option '%s'\n", a);
+            bad_option(a, (const char *const[]){"--seed", "--events", "--json", "--timeline", NULL});
             usage(stderr);
             paths_free(&paths);
             return 2;

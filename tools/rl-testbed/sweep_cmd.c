@@ -51,6 +51,34 @@ static void usage(FILE *f) {
           f);
 }
 
+/* The one wording of rl-testbed's usage errors: "missing value after 'X'" for an
+ * option of `known` (NULL-ended) given last, else "unknown option 'X'". */
+static void bad_option(const char *a, const char *const *known) {
+    for (size_t k = 0; known[k] != NULL; k++) {
+        if (strcmp(a, known[k]) == 0) {
+            fprintf(stderr, "rl-testbed: missing value after '%s'\n", a);
+            return;
+        }
+    }
+    fprintf(stderr, "rl-testbed: unknown option '%s'\n", a);
+}
+
+static void usage_merge(FILE *f) {
+    fputs("usage: rl-testbed sweep merge DIR... --out DIR\n"
+          "\n"
+          "Joins the output directories of the shards of one sweep ('rl-testbed sweep ... --shard i/N')\n"
+          "into --out DIR: units.log, manifest.json, results.csv/json and summary.csv/json, byte for\n"
+          "byte those of one unsharded run (docs/sweep.md \"Sharding and merge\"). Refused, naming the directory\n"
+          "or unit: a different sweep hash or build id, a unit in two directories or in none, a\n"
+          "directory given twice, an --out that is one of the shards.\n"
+          "\n"
+          "  --out DIR       the merged output directory (required)\n"
+          "  --help          print this help\n"
+          "\n"
+          "Exit status: 0 merged, 1 merged with failed units, 2 usage error or refused input.\n",
+          f);
+}
+
 static int parse_count(const char *s, unsigned long max, unsigned long *out) {
     if (s[0] < '0' || s[0] > '9' || strlen(s) > 9) return -1;
     char *end = NULL;
@@ -73,11 +101,11 @@ static int cmd_merge(int argc, char **argv) {
         if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
             out = argv[++i];
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            usage(stdout);
+            usage_merge(stdout);
             free(dirs);
             return 0;
         } else if (argv[i][0] == '-') {
-            fprintf(stderr, "rl-testbed sweep merge: unknown or incomplete option '%s'\n", argv[i]);
+            bad_option(argv[i], (const char *const[]){"--out", NULL});
             free(dirs);
             return EXIT_USAGE;
         } else {
@@ -133,7 +161,7 @@ int rl_cmd_sweep(int argc, char **argv) {
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             quiet = true;
         } else if (a[0] == '-') {
-            fprintf(stderr, "rl-testbed sweep: unknown or incomplete option '%s'\n", a);
+            bad_option(a, (const char *const[]){"--jobs", "--stop-after", "--out", "--shard", NULL});
             usage(stderr);
             return EXIT_USAGE;
         } else if (file != NULL) {

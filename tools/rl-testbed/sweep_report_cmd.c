@@ -1,9 +1,11 @@
 /* sweep_report_cmd.c - `rl-testbed sweep report RESULTS_DIR [--out DIR]
  * [--notes FILE] [--highlight LIST]`: parses the arguments and calls the
  * report engine (sweep/report). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sweep_report.h"
 #include "sweep_report_cmd.h"
@@ -146,7 +148,20 @@ int rl_cmd_sweep_report(int argc, char **argv)
     char err[1024];
     rep_data_t d;
     if (rep_data_load(dir, &d, err, sizeof err) != 0) {
-        fprintf(stderr, "rl-testbed: sweep report: %s\n", err);
+        /* A shard's directory has manifest.json and units.log but no summary: say what to do. */
+        char path[4200];
+        struct stat st;
+        (void)snprintf(path, sizeof path, "%s/summary.json", dir);
+        bool no_summary = stat(path, &st) != 0;
+        (void)snprintf(path, sizeof path, "%s/units.log", dir);
+        if (no_summary && stat(path, &st) == 0)
+            fprintf(stderr,
+                    "rl-testbed: sweep report: %s has no summary.json: it is a shard of a sweep (or an unfinished "
+                    "run); merge the shards first (rl-testbed sweep merge SHARD_DIR... --out DIR), then report on "
+                    "DIR\n",
+                    dir);
+        else
+            fprintf(stderr, "rl-testbed: sweep report: %s\n", err);
         return 1;
     }
     rep_result_t res;

@@ -10,15 +10,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rl_build_info.h"
 #include "vec_runner.h"
-
-#ifndef RL_TESTBED_VERSION
-#define RL_TESTBED_VERSION "unknown"
-#endif
 
 const char *vec_testbed_version(void)
 {
-    return RL_TESTBED_VERSION;
+    return rl_build_version();
 }
 
 /* Monotonic seconds: the time attributes of JUnit and --json. */
@@ -105,8 +102,13 @@ bool vec_report_open(vec_report_t *r, const char *label, bool quiet, const char 
         return false;
     }
     fprintf(r->junit, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"rl-testbed %s\">\n", label);
-    fprintf(r->junit, "  <properties><property name=\"testbed_version\" value=\"%s\"/></properties>\n",
-            RL_TESTBED_VERSION);
+    char build_id[RL_BUILD_ID_MAX];
+    rl_build_id(build_id);
+    fprintf(r->junit,
+            "  <properties><property name=\"testbed_version\" value=\"%s\"/>"
+            "<property name=\"testbed_commit\" value=\"%s\"/><property name=\"testbed_build_id\" value=\"%s\"/>"
+            "<property name=\"suite_data_version\" value=\"%s\"/></properties>\n",
+            rl_build_version(), rl_build_commit(), build_id, rl_build_suite_data_version());
     return true;
 }
 

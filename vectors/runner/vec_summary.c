@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rl_build_info.h"
 #include "vec_kinds.h"
 #include "vec_report.h"
 
@@ -207,8 +208,12 @@ bool vec_summary_write_json(vec_report_t *r)
 {
     if (r->gate.json_path == NULL)
         return true;
-    json_t *doc = json_pack("{s:s, s:{s:s, s:s}, s:s, s:{s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I}}, s:o}", "schema",
+    char build_id[RL_BUILD_ID_MAX];
+    rl_build_id(build_id);
+    json_t *doc = json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:s}, s:s, s:{s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I}}, s:o}", "schema",
                             "rl-testbed-results/1", "testbed", "name", "rl-testbed", "version", vec_testbed_version(),
+                            "commit", rl_build_commit(), "build_id", build_id, "suite_data_version",
+                            rl_build_suite_data_version(),
                             "label", r->label, "summary", "passed", (json_int_t)r->passed, "failed",
                             (json_int_t)r->failed, "inconclusive", (json_int_t)r->inconclusive, "skipped",
                             (json_int_t)r->skipped, "failed_by_severity", "security",

@@ -5,12 +5,14 @@ The archive holds one top folder rl-testbed-vectors-<version>/ with the project'
 the layout of a checkout (and of share/rl-testbed when installed):
 
   vectors/*.json               known-answer vectors (ratelimitly-vectors/v1)
+  vectors/dialect/*.json       the dialect vector sets (rl-testbed dialect)
   conformance/cases/*.json     HA decision cases (ratelimitly-ha-case/v1)
   sim/traces/*.json            simulator traces (ratelimitly-trace/v1), default-set.txt
   sim/traces/data/*.txt        files the traces name (empirical latency samples)
   schemas/*.schema.json        their JSON Schemas (draft 2020-12), validate.py
   docs/                        ha-cases.md (conformance/README.md), traces.md, testing-other-clients.md
-  MANIFEST.json                version, and per file: path, size, sha256, schema, tests
+  MANIFEST.json                version, commit, suite_data_version, and per file: path, size,
+                               sha256, schema, tests
   SHA256SUMS                   `sha256sum -c` format, every file except itself
 
 The outside known answers (../shared/external) are not the project's and are not bundled.
@@ -22,6 +24,13 @@ Usage:
                                              version in CMakeLists.txt, the current directory)
   make_bundle.py --check FILE.tar.gz         verify the sums, the manifest and the file list;
                                              exit 1 on any mismatch
+  make_bundle.py --suite-version [--version V]
+                                             print the suite-data version alone (what
+                                             `rl-testbed --version` reports)
+
+The suite-data version is "<version>+<16 hex>": the first 8 bytes of the SHA-256 of the
+sha256sum-format lines ("<sha256>  <path>\n", sorted by path) of the suite files above, so any
+change to a vector, case, trace, schema or bundled doc changes it.
 """
 import argparse
 import gzip
@@ -30,6 +39,7 @@ import io
 import json
 import os
 import re
+import subprocess
 import sys
 import tarfile
 
@@ -37,6 +47,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # (glob directory, pattern suffix, destination folder); docs get new names.
 CONTENT = (
     ("vectors", ".json", "vectors"),
+    ("vectors/dialect", ".json", "vectors/dialect"),
     ("conformance/cases", ".json", "conformance/cases"),
     ("sim/traces", ".json", "sim/traces"),
     ("sim/traces/data", ".txt", "sim/traces/data"),
@@ -87,12 +98,33 @@ def describe(arc, data):
     return entry
 
 
-def build_members(version):
+def suite_data_version(version, files=None):
+    files = collect() if files is None else files
+    lines = "".join(f"{hashlib.sha256(d).hexdigest()}  {a}\n" for a, d in sorted(files))
+    return f"{version}+{hashlib.sha256(lines.encode()).hexdigest()[:16]}"
+
+
+def git_commit():
+    """The checkout's commit (40 hex), "unknown" outside a git checkout; RL_COMMIT overrides."""
+    env = os.environ.get("RL_COMMIT")
+    if env:
+        return env
+    try:
+        out = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    c = out.stdout.strip()
+    return c if out.returncode == 0 and re.fullmatch(r"[0-9a-f]{40}", c) else "unknown"
+
+
+def build_members(version, commit):
     files = collect()
     entries = [describe(arc, data) for arc, data in files]
     manifest = {
         "name": "rl-testbed-vectors",
         "version": version,
+        "commit": commit,
+        "suite_data_version": suite_data_version(version, files),
         "formats": {"ratelimitly-vectors/v1": "schemas/ratelimitly-vectors-v1.schema.json",
                     "ratelimitly-ha-case/v1": "schemas/ratelimitly-ha-case-v1.schema.json",
                     "ratelimitly-trace/v1": "schemas/ratelimitly-trace-v1.schema.json"},
@@ -106,10 +138,10 @@ def build_members(version):
     return files
 
 
-def write_bundle(version, out_dir):
+def write_bundle(version, out_dir, commit):
     """Write the archive; returns (its path, the number of files in it)."""
     top = f"rl-testbed-vectors-{version}"
-    members = build_members(version)
+    members = build_members(version, commit)
     all_dirs = set()
     for arc, _ in members:
         d = os.path.dirname(f"{top}/{arc}")
@@ -176,6 +208,12 @@ def check_bundle(path):
         return problems + [f"MANIFEST.json: not JSON: {e}"]
     if manifest.get("version") != m.group(1):
         problems.append(f"MANIFEST.json: version {manifest.get('version')!r}, archive name says {m.group(1)!r}")
+    suite = [(e["path"], files[e["path"]]) for e in manifest.get("files", []) if e.get("path") in files]
+    if manifest.get("suite_data_version") != suite_data_version(m.group(1), suite):
+        problems.append(f"MANIFEST.json: suite_data_version {manifest.get('suite_data_version')!r} does not match "
+                        f"the files ({suite_data_version(m.group(1), suite)})")
+    if not re.fullmatch(r"[0-9a-f]{40}|unknown", str(manifest.get("commit"))):
+        problems.append(f"MANIFEST.json: commit {manifest.get('commit')!r}: expected 40 hex digits or 'unknown'")
     in_manifest = {e["path"]: e for e in manifest.get("files", [])}
     for name, data in sorted(files.items()):
         if name in ("SHA256SUMS", "MANIFEST.json"):
@@ -194,6 +232,8 @@ def main():
     ap.add_argument("--version", help="bundle version (default: CMakeLists.txt project VERSION)")
     ap.add_argument("--out", default=".", help="output directory")
     ap.add_argument("--check", metavar="FILE", help="verify a bundle instead of making one")
+    ap.add_argument("--commit", help="commit recorded in MANIFEST.json (default: git rev-parse HEAD, $RL_COMMIT)")
+    ap.add_argument("--suite-version", action="store_true", help="print the suite-data version and exit")
     args = ap.parse_args()
     if args.check:
         problems = check_bundle(args.check)
@@ -205,7 +245,10 @@ def main():
     if not re.fullmatch(r"[0-9][0-9.]*", version):
         print(f"make_bundle.py: --version {version!r}: expected digits and dots", file=sys.stderr)
         return 2
-    path, n = write_bundle(version, args.out)
+    if args.suite_version:
+        print(suite_data_version(version))
+        return 0
+    path, n = write_bundle(version, args.out, args.commit or git_commit())
     with open(path, "rb") as f:
         digest = hashlib.sha256(f.read()).hexdigest()
     print(f"wrote {path}: {n} files, sha256 {digest}")

@@ -56,6 +56,9 @@ expect "load needs rate" 2 err "--load or --duration go with --rate R or --concu
     --bucket a:1000:1 --load 10
 expect "bad rate" 2 err "--rate 'fast'" -- check --key "$key" --server "$s1" --bucket a:1000:1 --load 10 --rate fast
 expect "bad key" 2 err "--key: not a valid API key" -- check --key rl-cookie1xyz --server "$s1" --bucket a:1000:1
+# ... naming the rule it breaks (the checksum: the last character of a valid key changed).
+expect "bad key: the rule named" 2 err "--key: not a valid API key (rl-none, rl-cookie or rl-aes, version 1): bech32: invalid checksum" \
+    -- check --key "${key%?}3" --server "$s1" --bucket a:1000:1
 expect "dns server shape" 2 err "--dns-server '127.0.0.1': want IPv4:PORT or [IPv6]:PORT" -- check --key "$key" \
     --dns rl.test --dns-server 127.0.0.1 --bucket a:1000:1
 expect "server and dns exclude" 2 err "--server excludes --dns" -- check --key "$key" --server "$s1" --dns x.test \

@@ -97,5 +97,19 @@ expect "--junit=FILE form" 0 err "JUnit XML written to $tmp/j2.xml" -- vectors -
 expect "--junit to an unwritable path" 2 err "rl-testbed: cannot create JUnit file $tmp/no/such/dir.xml" -- \
     vectors --junit "$tmp/no/such/dir.xml" "$dir/good/ids.json"
 
+# --opt=value is --opt value, for every command (issue 26; project).
+expect "--junit=FILE" 0 err "rl-testbed: JUnit XML written to $tmp/eq.xml" -- vectors --quiet --junit="$tmp/eq.xml" \
+    "$dir/good/ids.json"
+expect "--min-pass=N (a gate option)" 1 out "gate: 2 passed, --min-pass wants 99" -- vectors --quiet --min-pass=99 "$dir/good/ids.json"
+expect "an unknown --opt=value: one wording, the name alone" 2 err "rl-testbed: unknown option '--frob'" -- vectors --frob=1
+if "$bin" --help | grep -q "^  sim "; then
+    trace=$dir/../../../sim/traces/ha_healthy.json
+    "$bin" sim --quiet --seed 7 "$trace" >"$tmp/s1" 2>&1
+    "$bin" sim --quiet --seed=7 "$trace" >"$tmp/s2" 2>&1
+    checks=$((checks + 1))
+    if [ -s "$tmp/s1" ] && cmp -s "$tmp/s1" "$tmp/s2"; then echo "ok   sim --seed=7 = sim --seed 7"; else
+        fail "sim --seed=7 differs from --seed 7"; fi
+fi
+
 echo "run_cli: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]
