@@ -39,9 +39,11 @@ uint64_t sim_run_ms(const sim_world_t *w) {
     return SIM_RUN_EPOCH_MS + sim_engine_now(&w->engine) / SIM_US_PER_MS;
 }
 
-/* Drift: ppm microseconds gained per second of run time, in whole ms. */
+/* Drift: ppm microseconds gained per second of run time, in whole ms, floored
+ * (docs/traces.md: a slow clock reads 1 ms behind from its first microsecond of loss). */
 int64_t sim_drift_ms(sim_time_t run_us, int32_t ppm) {
-    return (int64_t)run_us * ppm / 1000000000ll;
+    int64_t x = (int64_t)run_us * ppm, q = x / 1000000000ll;
+    return (x % 1000000000ll != 0 && x < 0) ? q - 1 : q;
 }
 
 uint64_t sim_server_now_ms(const sim_world_t *w, const sim_node_server_t *s) {
