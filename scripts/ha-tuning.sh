@@ -22,6 +22,20 @@ start=$(date +%s.%N)
 end=$(date +%s.%N)
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
+# The worlds sweep (issue 23): the recommendations on windows of 100 ms, 1 s and 10 s, loads below,
+# at and over the limit, 2, 3 and 5 servers, LAN and cross-region traces (reports/ha-tuning/worlds.json),
+# judged by sweep/tools/worlds.py into reports/ha-tuning/worlds.md and worlds.csv.
+wout=$out-worlds
+rm -rf "$wout"
+wstart=$(date +%s.%N)
+"$rl" sweep "$report/worlds.json" --jobs "$(nproc)" --out "$wout"
+wend=$(date +%s.%N)
+wunits=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['units'])" "$wout/manifest.json")
+wwall=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$wstart" "$wend")
+python3 sweep/tools/worlds.py "$wout/results.csv" "$report/worlds.md" "$report/worlds.csv"
+printf '\nThe worlds sweep: %s runs in %s s on %s cores (`bash scripts/ha-tuning.sh`, after the main sweep).\n' \
+  "$wunits" "$wwall" "$(nproc)" >> "$report/worlds.md"
+
 units=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['units'])" "$out/manifest.json")
 wall=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$start" "$end")
 rate=$(python3 -c "import sys; print(f'{int(sys.argv[1]) / float(sys.argv[2]):.1f}')" "$units" "$wall")
@@ -74,4 +88,5 @@ lan=$lan,restart_downtime,dns_change,partition,overload_queue,clock_skew,empiric
 "$rl" sweep report "$out" --out "$report" --notes "$notes" \
   --highlight default,api_md,strict_oldest,oldest_preferred,fastest_valid,bounded_collection,noC-default,b_fixed-U5-N3 \
   --group single_server=single_server --group lan="$lan" --group regions=empirical_regions
+echo "ha-tuning: worlds sweep $wunits runs in $wwall s; $report/worlds.md"
 echo "ha-tuning: $units runs in $wall s ($rate runs/s, $pairs configuration x seed pairs/s over $ntraces traces; load $load_before -> $load_after); report in $report/report.md"

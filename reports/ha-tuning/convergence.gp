@@ -1,11 +1,11 @@
-# Convergence time per fault kind
+# Convergence time per fault trace
 # Written by rl-testbed sweep report from convergence.dat; run: gnuplot convergence.gp (draws convergence.svg and convergence.png)
 set encoding utf8
 
 reset
 set terminal svg size 1100,600 dynamic font 'Sans,13' noenhanced background rgb 'white'
 set output 'convergence.svg'
-set title 'Convergence time per fault kind'
+set title 'Convergence time per fault trace'
 set grid lc rgb '#dddddd'
 set ylabel 'convergence time after the last fault, mean over seeds (ms)'
 set xlabel 'fault trace'
@@ -13,7 +13,7 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border -1
 set boxwidth 0.9
-set yrange [0:504.427892]
+set yrange [0:532.982028]
 set grid noxtics ytics
 set key outside right top box opaque
 set xtics font ',10'
@@ -30,7 +30,7 @@ unset output
 reset
 set terminal pngcairo size 1100,600 font 'Sans,12' noenhanced background rgb 'white'
 set output 'convergence.png'
-set title 'Convergence time per fault kind'
+set title 'Convergence time per fault trace'
 set grid lc rgb '#dddddd'
 set ylabel 'convergence time after the last fault, mean over seeds (ms)'
 set xlabel 'fault trace'
@@ -38,7 +38,7 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border -1
 set boxwidth 0.9
-set yrange [0:504.427892]
+set yrange [0:532.982028]
 set grid noxtics ytics
 set key outside right top box opaque
 set xtics font ',10'

@@ -133,10 +133,10 @@ static void fail(explore_obs_t *o, explore_property_t p, uint64_t at_us, const c
 }
 
 /* docs/traces.md: client clock = run clock + skew + drift, the drift
- * run_us * ppm / 10^9 ms truncated toward zero (explore found the page said
- * floor while the simulator truncates: docs/spec-notes.md "Explore mode"). */
+ * floor(run_us * ppm / 10^9) ms, floored also when negative (-1.5 ms reads -2). */
 static int64_t client_clock(const explore_obs_t *o, size_t c, uint64_t at_us) {
-    int64_t drift = (int64_t)at_us * o->cfg->clients[c].clock_drift_ppm / 1000000000ll;
+    int64_t num = (int64_t)at_us * o->cfg->clients[c].clock_drift_ppm;
+    int64_t drift = num / 1000000000ll - (num % 1000000000ll < 0 ? 1 : 0);
     return EPOCH_MS + (int64_t)(at_us / 1000) + o->cl[c].skew_ms + drift;
 }
 

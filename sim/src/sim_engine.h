@@ -42,6 +42,7 @@ enum {
     SIM_PURPOSE_LATENCY = 3,     /* link: one-way delay draw and jitter */
     SIM_PURPOSE_REORDER = 4,     /* link: reorder */
     SIM_PURPOSE_PROCESSING = 5,  /* link into a server: the server's processing jitter for it */
+    SIM_PURPOSE_EXCHANGE = 6,    /* a request-server exchange: its one round-trip sample (empirical latency) */
     SIM_PURPOSE_CORE = 16,       /* client: the core's random hook (unique_id, nonces, DNS jitter) */
     SIM_PURPOSE_ARRIVALS = 17,   /* client: arrival gaps */
     SIM_PURPOSE_MIX = 18,        /* client: request mix choice */
@@ -57,6 +58,9 @@ void sim_rng_entity(sim_rng_t *r, uint64_t seed, uint64_t kind, uint64_t entity,
  * steering), so they do not depend on the traffic of other clients. */
 double sim_rng_keyed_unit(uint64_t key, uint64_t a, uint64_t b);
 void sim_rng_seed(sim_rng_t *r, uint64_t seed, uint64_t stream, uint64_t index);
+/* Counter-based: the stream of (key, a, b, c), a pure function of the four words (one more
+ * splitmix64 step of sim_rng_seed's chain): the per-packet draws of a tagged packet. */
+void sim_rng_counter(sim_rng_t *r, uint64_t key, uint64_t a, uint64_t b, uint64_t c);
 uint64_t sim_rng_u64(sim_rng_t *r);
 uint64_t sim_rng_below(sim_rng_t *r, uint64_t n);  /* uniform in [0, n), unbiased; 0 when n == 0 */
 double sim_rng_unit(sim_rng_t *r);                 /* uniform in [0, 1), 53 bits */

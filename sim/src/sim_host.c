@@ -63,6 +63,7 @@ static int h_send(void *ctx, const r_addr_t *to, const uint8_t *data, size_t len
         } else {
             r->host = h;
             r->is_report = true;
+            r->seq = h->next_report; /* its number (set again after the call) */
             r->submitted_at = sim_engine_now(&w->engine);
             memcpy(r->uid, data + 12, 16);
             h->reporting = r;
@@ -72,7 +73,11 @@ static int h_send(void *ctx, const r_addr_t *to, const uint8_t *data, size_t len
     w->m.datagrams_sent++;
     sim_tl_add(w, h->index, sim_engine_now(&w->engine), SIM_TL_DATAGRAMS_SENT, 1);
     if (h->n_call_dst < sizeof h->call_dst / sizeof h->call_dst[0]) h->call_dst[h->n_call_dst++] = dst;
-    return sim_net_send(w->net, h->node, dst, data, len) == 0 ? 0 : -1;
+    /* the packet's identity (counter-based draws): the request or report of this call */
+    sim_req_t *q = h->call == SIM_CALL_SUBMIT ? h->calling : h->call == SIM_CALL_REPORT ? h->reporting : h->call_req;
+    sim_net_tag_t tag;
+    bool tagged = q != NULL && dst >= w->n_hosts && sim_req_tag(q, dst, false, &tag);
+    return sim_net_send_tagged(w->net, h->node, dst, data, len, tagged ? &tag : NULL) == 0 ? 0 : -1;
 }
 
 /* A call into the core begins: classify its sends. */
@@ -85,6 +90,7 @@ static void call_begin(sim_host_t *h, sim_call_t call) {
     h->call_snap_oldest = -1;
     h->call_snap_oldest_id = 0;
     h->n_call_dst = 0;
+    h->call_req = NULL;
 }
 
 /* A call into the core ended: one xmit record per send, naming the request
@@ -183,6 +189,7 @@ static void ev_timer(void *ctx, uint64_t gen, void *ptr) {
     }
     r->timer_at = 0;
     call_begin(h, SIM_CALL_TIMEOUT);
+    h->call_req = r;
     r_client_on_timeout(h->client, r->req, sim_host_now_ms(h));
     if (h->call_completed_ok) {
         h->w->m.completion_sends += h->call_sends;
@@ -469,6 +476,7 @@ void sim_host_deliver(sim_world_t *w, sim_host_t *h, uint32_t src, const uint8_t
         else if (!untrusted) w->failed = true;
     }
     call_begin(h, SIM_CALL_DATAGRAM);
+    h->call_req = r;
     int rc = r_client_on_datagram(h->client, data, len);
     w->m.completion_sends += h->call_sends;
     call_end(h, r != NULL ? r->seq : UINT64_MAX, 2);

@@ -96,13 +96,11 @@ void sim_metrics_forget(sim_world_t *w, const sim_req_t *r) {
     if (!r->decided || r->is_report) return;
     bool differ = servers_differ(r, 0);
     if (differ || (r->oracle_applied && r->oracle_wrong)) sim_conv_unsettled(w, r->decided_at);
-    if (differ) {
+    if (differ && r->status == RCLIENT_OK) { /* decided: a selected server response (not a timeout) */
         w->m.disagreed++;
-        if (r->status == RCLIENT_OK) {
-            w->disagreed_decided++;
-            if (r->client_allowed && !r->oracle_allowed) w->m.false_allow_rate_disagree += 1;
-            if (!r->client_allowed && r->oracle_allowed) w->m.false_deny_rate_disagree += 1;
-        }
+        w->disagreed_decided++;
+        if (r->client_allowed && !r->oracle_allowed) w->m.false_allow_rate_disagree += 1;
+        if (!r->client_allowed && r->oracle_allowed) w->m.false_deny_rate_disagree += 1;
     }
     if (servers_differ(r, SIM_TOUCH_DELIVERED)) w->m.contradictory++;
 }

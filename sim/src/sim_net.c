@@ -375,8 +375,9 @@ static uint64_t to_us(double x) {
     return (uint64_t)(x + 0.5);
 }
 
-/* base + shape draw + jitter, in us (sim_net.h sim_latency_kind_t). */
-static uint64_t draw_latency(sim_rng_t *r, const sim_latency_t *l) {
+/* base + shape draw + jitter, in us (sim_net.h sim_latency_kind_t); exchange,
+ * when not NULL, picks an empirical sample instead of r. */
+static uint64_t draw_latency(sim_rng_t *r, const sim_latency_t *l, sim_rng_t *exchange) {
     uint64_t d = l->base_us;
     switch (l->kind) {
     case SIM_LAT_UNIFORM:
@@ -395,7 +396,9 @@ static uint64_t draw_latency(sim_rng_t *r, const sim_latency_t *l) {
         break;
     case SIM_LAT_EMPIRICAL:
         if (l->n_samples > 0) {
-            d += to_us(l->fraction * (double)l->samples[sim_rng_below(r, l->n_samples)]);
+            /* a tagged packet: the exchange's one round-trip sample, shared by both directions */
+            sim_rng_t *pick = exchange != NULL ? exchange : r;
+            d += to_us(l->fraction * (double)l->samples[sim_rng_below(pick, l->n_samples)]);
         }
         break;
     case SIM_LAT_CONST:
@@ -408,9 +411,9 @@ static uint64_t draw_latency(sim_rng_t *r, const sim_latency_t *l) {
     return d < MAX_DELAY_US ? d : MAX_DELAY_US;
 }
 
-static bool lost(sim_net_t *net, link_entry_t *le, const sim_link_t *lp) {
+static bool lost(sim_net_t *net, link_entry_t *le, const sim_link_t *lp, sim_rng_t *loss) {
     const sim_loss_t *l = &lp->loss;
-    sim_rng_t *loss = &le->r[SIM_PURPOSE_LOSS], *state = &le->r[SIM_PURPOSE_STATE];
+    sim_rng_t *state = &le->r[SIM_PURPOSE_STATE];
     switch (l->kind) {
     case SIM_LOSS_BERNOULLI:
         return sim_rng_chance(loss, l->p);
@@ -447,8 +450,43 @@ static void deliver_event(void *ctx, uint64_t arg, void *ptr) {
     packet_put(net, p); /* after the call: data is valid during it */
 }
 
-static int send_copy(sim_net_t *net, const sim_link_t *lp, link_entry_t *le, uint32_t src, uint32_t dst, const uint8_t *data,
-                     size_t len) {
+/* The draws of one packet: the link's sequential streams, or (tagged) streams
+ * of (net key, link, id, xmit, copy, purpose). */
+typedef struct {
+    sim_rng_t *loss, *dup, *latency, *reorder, *exchange;
+    sim_rng_t own[5];
+} pkt_draws_t;
+
+static uint64_t counter_c(uint32_t xmit, uint32_t copy, uint32_t purpose) {
+    return (uint64_t)xmit << 16 | (uint64_t)copy << 8 | purpose;
+}
+
+static void draws_for(const sim_net_t *net, link_entry_t *le, uint32_t src, uint32_t dst, const sim_net_tag_t *tag,
+                      uint32_t copy, pkt_draws_t *d) {
+    if (tag == NULL) {
+        d->loss = &le->r[SIM_PURPOSE_LOSS];
+        d->dup = &le->r[SIM_PURPOSE_DUPLICATE];
+        d->latency = &le->r[SIM_PURPOSE_LATENCY];
+        d->reorder = &le->r[SIM_PURPOSE_REORDER];
+        d->exchange = NULL;
+        return;
+    }
+    uint64_t link = (uint64_t)src << 32 | dst;
+    uint64_t pair = 1ull << 63 | (uint64_t)(src < dst ? src : dst) << 32 | (src < dst ? dst : src);
+    const uint32_t purpose[4] = {SIM_PURPOSE_LOSS, SIM_PURPOSE_DUPLICATE, SIM_PURPOSE_LATENCY, SIM_PURPOSE_REORDER};
+    for (int k = 0; k < 4; k++) {
+        sim_rng_counter(&d->own[k], net->key, link, tag->id, counter_c(tag->xmit, copy, purpose[k]));
+    }
+    sim_rng_counter(&d->own[4], net->key, pair, tag->id, counter_c(tag->xmit, copy, SIM_PURPOSE_EXCHANGE));
+    d->loss = &d->own[0];
+    d->dup = &d->own[1];
+    d->latency = &d->own[2];
+    d->reorder = &d->own[3];
+    d->exchange = &d->own[4];
+}
+
+static int send_copy(sim_net_t *net, const sim_link_t *lp, pkt_draws_t *dr, uint32_t src, uint32_t dst,
+                     const uint8_t *data, size_t len) {
     packet_t *p = packet_get(net);
     if (p == NULL) {
         return -1;
@@ -459,8 +497,8 @@ static int send_copy(sim_net_t *net, const sim_link_t *lp, link_entry_t *le, uin
     if (len != 0) {
         memcpy(p->data, data, len);
     }
-    uint64_t delay = draw_latency(&le->r[SIM_PURPOSE_LATENCY], &lp->latency);
-    if (sim_rng_chance(&le->r[SIM_PURPOSE_REORDER], lp->reorder_p)) {
+    uint64_t delay = draw_latency(dr->latency, &lp->latency, dr->exchange);
+    if (sim_rng_chance(dr->reorder, lp->reorder_p)) {
         delay += lp->reorder_us;
         net->stats.reordered++;
     }
@@ -473,6 +511,14 @@ static int send_copy(sim_net_t *net, const sim_link_t *lp, link_entry_t *le, uin
 }
 
 int sim_net_send(sim_net_t *net, uint32_t src, uint32_t dst, const uint8_t *data, size_t len) {
+    return sim_net_send_tagged(net, src, dst, data, len, NULL);
+}
+
+int sim_net_send_tagged(sim_net_t *net, uint32_t src, uint32_t dst, const uint8_t *data, size_t len,
+                        const sim_net_tag_t *tag) {
+    if (tag != NULL && tag->id == 0) {
+        tag = NULL;
+    }
     if (net == NULL || src >= net->n || dst >= net->n || (data == NULL && len != 0)) {
         return -1;
     }
@@ -495,17 +541,22 @@ int sim_net_send(sim_net_t *net, uint32_t src, uint32_t dst, const uint8_t *data
         drop(net, src, dst, SIM_DROP_DOWN);
         return 0;
     }
-    if (lost(net, le, lp)) {
+    pkt_draws_t dr;
+    draws_for(net, le, src, dst, tag, 0, &dr);
+    if (lost(net, le, lp, dr.loss)) {
         drop(net, src, dst, SIM_DROP_LOSS);
         return 0;
     }
-    bool twice = sim_rng_chance(&le->r[SIM_PURPOSE_DUPLICATE], lp->duplicate_p);
-    if (send_copy(net, lp, le, src, dst, data, len) != 0) {
+    bool twice = sim_rng_chance(dr.dup, lp->duplicate_p);
+    if (send_copy(net, lp, &dr, src, dst, data, len) != 0) {
         return -1;
     }
     if (twice) {
         net->stats.duplicated++;
-        if (send_copy(net, lp, le, src, dst, data, len) != 0) {
+        if (tag != NULL) {
+            draws_for(net, le, src, dst, tag, 1, &dr); /* the second copy: its own latency and reorder draws */
+        }
+        if (send_copy(net, lp, &dr, src, dst, data, len) != 0) {
             return -1;
         }
     }

@@ -107,6 +107,25 @@ int sim_net_fail(sim_net_t *net, uint32_t src, uint32_t dst, uint32_t owner, boo
  * (len > SIM_MAX_PACKET or allocation failure). */
 int sim_net_send(sim_net_t *net, uint32_t src, uint32_t dst, const uint8_t *data, size_t len);
 
+/* The logical identity of a packet, for counter-based draws: id names the
+ * request or report (never 0) and xmit counts this packet among the packets of
+ * that id on this link (0: the first transmission). Request and response of
+ * one exchange share (id, xmit). */
+typedef struct {
+    uint64_t id;
+    uint32_t xmit;
+} sim_net_tag_t;
+
+/* sim_net_send with the packet's identity: its loss, duplication, latency and
+ * reorder draws are a function of (net key, link, id, xmit) alone, so a policy
+ * that adds packets alters no other packet's draws; an empirical latency draws
+ * one round-trip sample per (unordered node pair, id, xmit), shared by the
+ * request and its response (each direction takes its fraction of it). tag
+ * NULL or tag->id == 0: sim_net_send (the link's sequential streams). The
+ * Gilbert-Elliott state still steps once per packet of the link. */
+int sim_net_send_tagged(sim_net_t *net, uint32_t src, uint32_t dst, const uint8_t *data, size_t len,
+                        const sim_net_tag_t *tag);
+
 const sim_net_stats_t *sim_net_stats(const sim_net_t *net);
 
 #endif /* SIM_NET_H */

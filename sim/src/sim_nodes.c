@@ -39,9 +39,11 @@ uint64_t sim_run_ms(const sim_world_t *w) {
     return SIM_RUN_EPOCH_MS + sim_engine_now(&w->engine) / SIM_US_PER_MS;
 }
 
-/* Drift: ppm microseconds gained per second of run time, in whole ms. */
+/* Drift: ppm microseconds gained per second of run time, in whole ms, floored
+ * (docs/traces.md: a slow clock reads 1 ms behind from its first microsecond of loss). */
 int64_t sim_drift_ms(sim_time_t run_us, int32_t ppm) {
-    return (int64_t)run_us * ppm / 1000000000ll;
+    int64_t x = (int64_t)run_us * ppm, q = x / 1000000000ll;
+    return (x % 1000000000ll != 0 && x < 0) ? q - 1 : q;
 }
 
 uint64_t sim_server_now_ms(const sim_world_t *w, const sim_node_server_t *s) {
@@ -148,6 +150,26 @@ uint32_t *sim_req_touch(sim_req_t *r, uint32_t si) {
     r->n_touch++;
     *t = (sim_touch_t){si, 0};
     return &t->flags;
+}
+
+/* id: client index + 1 (never 0), report flag, request or report number
+ * (docs/traces.md "Random numbers"). */
+bool sim_req_tag(sim_req_t *r, uint32_t node, bool back, sim_net_tag_t *tag) {
+    if (r == NULL || r->host == NULL) return false;
+    sim_xmit_t *x = NULL;
+    for (uint8_t k = 0; k < r->n_xmit && x == NULL; k++) {
+        if (r->xmit[k].node == node) x = &r->xmit[k];
+    }
+    if (x == NULL) {
+        if (r->n_xmit == SIM_XMIT_LINKS) return false;
+        x = &r->xmit[r->n_xmit++];
+        *x = (sim_xmit_t){node, 0, 0};
+    }
+    uint16_t *n = back ? &x->back : &x->out;
+    if (*n == UINT16_MAX) return false;
+    tag->id = ((uint64_t)r->host->index + 1u) << 40 | (uint64_t)r->is_report << 39 | (r->seq & ((1ull << 39) - 1u));
+    tag->xmit = (*n)++;
+    return true;
 }
 
 void sim_req_release(sim_world_t *w, sim_req_t *r) {
@@ -326,7 +348,11 @@ static void process_now(sim_world_t *w, sim_node_server_t *s, uint32_t src, cons
         memcpy(s->last_resp[src] + 4, out, out_len);
     }
     if (out_len > 0) {
-        sim_net_send(w->net, s->node, src, out, out_len);
+        /* the response's identity: the request it answers and its count on this exchange */
+        sim_req_t *q = res.is_request || v == SIM_SRV_REPORT ? sim_uid_find(w, res.unique_id) : NULL;
+        sim_net_tag_t tag;
+        bool tagged = q != NULL && q->host != NULL && src == q->host->node && sim_req_tag(q, s->node, true, &tag);
+        sim_net_send_tagged(w->net, s->node, src, out, out_len, tagged ? &tag : NULL);
     }
 }
 

@@ -38,6 +38,23 @@ void sim_rng_seed(sim_rng_t *r, uint64_t seed, uint64_t stream, uint64_t index) 
     }
 }
 
+/* Counter-based streams (sim_net's tagged packets):
+ *     x = key; h = next(x);  x = h ^ a; h = next(x);  x = h ^ b; h = next(x);
+ *     x = h ^ c; s[0..3] = next(x) x 4
+ * so each (key, a, b, c) has its own splitmix64 sequence, whatever was drawn before. */
+void sim_rng_counter(sim_rng_t *r, uint64_t key, uint64_t a, uint64_t b, uint64_t c) {
+    uint64_t x = key;
+    uint64_t h = splitmix64_next(&x);
+    x = h ^ a;
+    h = splitmix64_next(&x);
+    x = h ^ b;
+    h = splitmix64_next(&x);
+    x = h ^ c;
+    for (int i = 0; i < 4; i++) {
+        r->s[i] = splitmix64_next(&x);
+    }
+}
+
 void sim_rng_entity(sim_rng_t *r, uint64_t seed, uint64_t kind, uint64_t entity, uint32_t purpose) {
     sim_rng_seed(r, seed, kind, (entity << 8) | (purpose & 0xFFu));
 }

@@ -50,6 +50,15 @@ typedef struct {
 } sim_touch_t;
 #define SIM_TOUCH_INLINE 4        /* kept in the record; more go to touch_more */
 
+/* The packets of one request (or report) exchanged with one server node so
+ * far, each way: the transmission index of the next one (sim_net_tag_t). A
+ * request with more server nodes than SIM_XMIT_LINKS sends the rest untagged. */
+typedef struct {
+    uint32_t node;
+    uint16_t out, back;
+} sim_xmit_t;
+#define SIM_XMIT_LINKS 8
+
 /* The server_ids a client trusts, per server index (0: none), shared by the
  * requests submitted under it (a new version per change, refcounted). */
 typedef struct {
@@ -76,6 +85,8 @@ typedef struct sim_req {
     sim_touch_t touch[SIM_TOUCH_INLINE]; /* the servers that took part, in first-touch order */
     sim_touch_t *touch_more;      /* beyond SIM_TOUCH_INLINE (heap, freed on release) */
     uint32_t n_touch, cap_more;
+    sim_xmit_t xmit[SIM_XMIT_LINKS]; /* packets of this request per server node (counter-based draws) */
+    uint8_t n_xmit;
     int status;                   /* client outcome once decided */
     bool client_allowed;
     sim_time_t decided_at;
@@ -144,6 +155,7 @@ struct sim_host {
     sim_trust_t *trust;           /* per server: the server_id this client trusts for its address, 0 none */
     long call_snap_oldest;        /* submit: the snapshot's oldest destination by trusted id */
     uint64_t call_snap_oldest_id;
+    struct sim_req *call_req;     /* the request of a timeout or datagram call (its sends' identity) */
     bool rebind_pending;
     sim_time_t rebind_asked_at;
 };
@@ -285,6 +297,9 @@ void sim_uid_remove(sim_world_t *w, sim_req_t *r);
 sim_req_t *sim_req_alloc(sim_world_t *w);
 /* The flags (SIM_TOUCH_*) of server index si in r, added if new; NULL on allocation failure. */
 uint32_t *sim_req_touch(sim_req_t *r, uint32_t si);
+/* The identity of r's next packet to (back: from) server node `node`, counted;
+ * false (send untagged) when r already names SIM_XMIT_LINKS other nodes. */
+bool sim_req_tag(sim_req_t *r, uint32_t node, bool back, sim_net_tag_t *tag);
 sim_ext_t *sim_ext_get(sim_world_t *w);
 void sim_ext_put(sim_world_t *w, sim_ext_t *e);
 void sim_trust_release(sim_trust_t *t);

@@ -100,10 +100,29 @@ static bool is_hl(const rep_sel_t *sel, size_t c)
     return false;
 }
 
+/* True when configuration c behaves exactly as the baseline: the same derived
+ * timing (r_client_policy_schedule: rounds, B(k) U, P(k) U, F U, P_final U)
+ * and the same completion delivery. Its line would hide the baseline's. */
+static bool same_as_baseline(const rep_data_t *d, size_t c)
+{
+    const rep_config_t *a = &d->configs[c], *b = &d->configs[d->baseline_idx];
+    if (c == d->baseline_idx || !a->has_policy || !b->has_policy ||
+        a->policy.completion_delivery != b->policy.completion_delivery)
+        return false;
+    r_policy_schedule_t x, y;
+    memset(&x, 0, sizeof x);
+    memset(&y, 0, sizeof y);
+    if (r_client_policy_schedule(&a->policy, UINT32_MAX, &x, NULL) != RCLIENT_OK ||
+        r_client_policy_schedule(&b->policy, UINT32_MAX, &y, NULL) != RCLIENT_OK)
+        return false;
+    return memcmp(&x, &y, sizeof x) == 0;
+}
+
 static void hl_title(pout_t *o, const ctx_t *cx, size_t i)
 {
     size_t c = cx->sel->hl[i];
-    pr(o, "title '%s%s'", cx->d->configs[c].name, c == cx->d->baseline_idx ? " (baseline)" : "");
+    pr(o, "title '%s%s'", cx->d->configs[c].name,
+       c == cx->d->baseline_idx ? " (baseline)" : same_as_baseline(cx->d, c) ? " (= baseline, hides it)" : "");
 }
 
 /* ---- pareto ------------------------------------------------------------------ */
@@ -209,13 +228,18 @@ static void pareto_data(pout_t *o, const ctx_t *cx)
 static void loss_data(pout_t *o, const ctx_t *cx)
 {
     const rep_data_t *d = cx->d;
-    pr(o, "# loss_pct availability (one block per configuration, summary order)\n");
+    pr(o, "# loss_pct availability diff_pp ci_low_pp ci_high_pp (one block per configuration, summary order;"
+          " diff: paired difference from the baseline in percentage points, 95 %% interval)\n");
     for (size_t c = 0; c < d->n_configs; c++) {
         pr(o, "%s# %s\n", c > 0 ? "\n\n" : "", d->configs[c].name);
         for (size_t i = 0; i < cx->n_idx; i++) {
             const rep_stat_t *s = rep_stat(d, c, cx->idx[i], REP_M_AVAILABILITY);
             num(o, d->traces[cx->idx[i]].loss_p * 100.0);
             num(o, s->has ? s->mean : NAN);
+            /* paired difference from the baseline, percentage points, and its 95 % interval */
+            num(o, s->has_diff ? s->diff_mean * 100.0 : NAN);
+            num(o, s->has_ci ? s->ci_low * 100.0 : NAN);
+            num(o, s->has_ci ? s->ci_high * 100.0 : NAN);
             pr(o, "\n");
         }
     }
@@ -224,46 +248,46 @@ static void loss_data(pout_t *o, const ctx_t *cx)
 static void loss_body(pout_t *o, const ctx_t *cx)
 {
     const rep_data_t *d = cx->d;
-    double lo = 1.0;
-    for (size_t i = 0; i < cx->sel->n_hl; i++) {
-        for (size_t k = 0; k < cx->n_idx; k++) {
-            const rep_stat_t *s = rep_stat(d, cx->sel->hl[i], cx->idx[k], REP_M_AVAILABILITY);
-            if (s->has && s->mean < lo)
-                lo = s->mean;
-        }
-    }
-    double pad = (1.0 - lo) * 0.08 + 1e-4;
     pr(o, "set multiplot layout 1,2\nset xlabel 'Bernoulli loss rate on every link (%%)'\n"
-          "set ylabel 'availability (decided / submitted)'\nset offsets graph 0.03, graph 0.03, 0, 0\n"
-          "set format y '%%.3f'\nset key bottom left box opaque font ',10'\n");
-    for (int panel = 0; panel < 2; panel++) {
-        if (panel == 0)
-            pr(o, "set title 'every configuration'\nset autoscale y\n");
-        else
-            pr(o, "set title 'zoom on the highlighted configurations'\nunset key\nset yrange [%.9g:%.9g]\n", lo - pad,
-               1.0 + pad);
-        pr(o, "plot ");
-        bool first = true, grey_titled = false;
-        for (size_t c = 0; c < d->n_configs; c++) {
-            if (is_hl(cx->sel, c))
-                continue;
-            pr(o, "%s'availability_loss.dat' index %zu using 1:2 with lines lw 1 lc rgb '" GREY "' %s",
-               first ? "" : ", \\\n     ", c, grey_titled || panel == 1 ? "notitle" : "title 'other configurations'");
-            first = false;
-            grey_titled = true;
-        }
-        for (size_t i = 0; i < cx->sel->n_hl; i++) {
-            pr(o, "%s'availability_loss.dat' index %zu using 1:2 with linespoints lw 2 pt %zu ps 1.2 lc rgb '%s' ",
-               first ? "" : ", \\\n     ", cx->sel->hl[i], (i % 12) + 1, colours[i % 16]);
-            if (panel == 0)
-                hl_title(o, cx, i);
-            else
-                pr(o, "notitle");
-            first = false;
-        }
-        pr(o, "\n");
+          "set offsets graph 0.03, graph 0.03, 0, 0\nset format y '%%g'\nset key bottom left box opaque font ',10'\n");
+    /* left: every configuration's availability; right: the highlighted ones' paired difference from the
+     * baseline with its 95 %% interval (a zoom that shows what the eye cannot separate on the left) */
+    pr(o, "set title 'availability, every configuration'\nset ylabel 'availability (decided / submitted)'\n"
+          "set autoscale y\nplot ");
+    bool first = true, grey_titled = false;
+    for (size_t c = 0; c < d->n_configs; c++) {
+        if (is_hl(cx->sel, c))
+            continue;
+        pr(o, "%s'availability_loss.dat' index %zu using 1:2 with lines lw 1 lc rgb '" GREY "' %s",
+           first ? "" : ", \\\n     ", c, grey_titled ? "notitle" : "title 'other configurations'");
+        first = false;
+        grey_titled = true;
     }
-    pr(o, "unset multiplot\n");
+    for (size_t i = 0; i < cx->sel->n_hl; i++) {
+        pr(o, "%s'availability_loss.dat' index %zu using 1:2 with linespoints lw 2 pt %zu ps 1.2 lc rgb '%s' ",
+           first ? "" : ", \\\n     ", cx->sel->hl[i], (i % 12) + 1, colours[i % 16]);
+        hl_title(o, cx, i);
+        first = false;
+    }
+    pr(o, "\nset title 'difference from the baseline (%s), paired 95 %% intervals'\n"
+          "set ylabel 'availability difference (percentage points)'\nset key top left box opaque font ',9'\n"
+          "set xzeroaxis lt -1 lw 1\nplot ", d->configs[d->baseline_idx].name);
+    first = true;
+    size_t k = 0, n_other = cx->sel->n_hl > 0 ? cx->sel->n_hl - 1 : 0;
+    for (size_t i = 0; i < cx->sel->n_hl; i++) {
+        if (cx->sel->hl[i] == d->baseline_idx)
+            continue;
+        double shift = ((double)k - (double)(n_other - 1) / 2.0) * 0.35; /* side by side at each loss rate */
+        pr(o, "%s'availability_loss.dat' index %zu using ($1%+.3f):3:4:5 with yerrorlines lw 1.5 pt %zu ps 1 "
+              "lc rgb '%s' ",
+           first ? "" : ", \\\n     ", cx->sel->hl[i], shift, (i % 12) + 1, colours[i % 16]);
+        hl_title(o, cx, i);
+        first = false;
+        k++;
+    }
+    if (first)
+        pr(o, "0 notitle");
+    pr(o, "\nunset multiplot\n");
 }
 
 /* ---- over-consumption -------------------------------------------------------------- */
@@ -500,7 +524,7 @@ int rep_plots_write(const rep_data_t *d, const rep_options_t *opt, const rep_sel
          oc_data, oc_body},
         {"extra_datagrams", "Extra datagrams per request (replays + completion sends)", 1400, 650, true, NULL, 0,
          extra_data, extra_body},
-        {"convergence", "Convergence time per fault kind", 1100, 600, nf > 0, ft, nf, conv_data, conv_body},
+        {"convergence", "Convergence time per fault trace", 1100, 600, nf > 0, ft, nf, conv_data, conv_body},
         {"latency_u", "Decision latency against U on measured round trips", ne > 1 ? 1500 : 900, 800,
          ne > 0 && nfam > 0, et, ne, lu_data, lu_body},
     };

@@ -36,6 +36,30 @@ done
 [ $have_gnuplot = 1 ] || echo "note: gnuplot not installed: image checks skipped"
 grep -q "^sweep report: $tmp/r/report.md, $tmp/r/tables.md, 6 plots" "$tmp/out" || fail "summary line: $(cat "$tmp/out")"
 
+# Plots (issue 23 item 4): availability ticks by %g (no repeated %.3f labels), the right panel the
+# paired difference from the baseline with its 95 % intervals (diff, ci_low, ci_high columns in
+# percentage points: fast on loss_p0.2 in the fixture), convergence titled per fault trace, and a
+# configuration equal to the baseline flagged in its legend (u10 given the default's policy).
+grep -q "set format y '%g'" "$tmp/r/availability_loss.gp" || fail "availability_loss: no %g tick format"
+grep -q "%.3f" "$tmp/r/availability_loss.gp" && fail "availability_loss: %.3f tick format"
+grep -q "using (\$1[-+][0-9.]*):3:4:5 with yerrorlines" "$tmp/r/availability_loss.gp" || fail "availability_loss: no interval"
+awk 'NF == 5 && $1 !~ /^#/ {n++} END {exit n > 0 ? 0 : 1}' "$tmp/r/availability_loss.dat" || fail "availability_loss.dat: no diff columns"
+grep -q "set title 'Convergence time per fault trace'" "$tmp/r/convergence.gp" || fail "convergence title"
+grep -q "baseline, hides it" "$tmp/r/pareto.gp" && fail "a configuration flagged equal to the baseline"
+mkdir -p "$tmp/eq"
+cp "$dir/fixture/summary.json" "$tmp/eq/"
+python3 - "$dir/fixture/manifest.json" "$tmp/eq/manifest.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+pol = {c["name"]: c.get("policy") for c in m["configurations"]}
+for c in m["configurations"]:
+    if c["name"] == "u10":
+        c["policy"] = pol["default"]
+json.dump(m, open(sys.argv[2], "w"))
+PY
+"$rl" sweep report "$tmp/eq" --out "$tmp/eqr" >/dev/null 2>"$tmp/err" || fail "report (u10 = default) exited $?"
+grep -q "title 'u10 (= baseline, hides it)'" "$tmp/eqr/pareto.gp" || fail "u10 equal to the baseline not flagged"
+
 # Deployment groups (--group): the groups section of report.md exactly (worked out by hand).
 "$rl" sweep report "$dir/fixture" --out "$tmp/g" --group lossy=loss-loss_p0.01,loss-loss_p0.2 \
   --group other=partition,empirical_lan >/dev/null 2>"$tmp/err" || fail "report with groups exited $?"
