@@ -1,0 +1,412 @@
+/* bench_serve_floor.c - the syscall floor of a client of `rl-testbed serve`,
+ * to hold the runtime against on the same servers (bench/run_load.sh). The
+ * least any client must do against serve: send a valid, sealed request with
+ * a fresh unique_id (and nonce) and a fresh time_stamp to every server, and
+ * read the replies. So every request is built by the client core before the
+ * timed loop (captured from its udp_send hook: one sealed datagram per
+ * request, the same bytes to every server), and the timed loop is a
+ * closed-loop ping-pong with K in flight: one sendmmsg of a request to every
+ * server, one blocking recvmmsg (MSG_WAITFORONE) per turn; a reply is matched
+ * to its request by the unique_id in its outer framing (rl_response_peek: no
+ * cryptography, no validation), and a request completes when every server
+ * replied. Counts its own syscalls and CPU time (getrusage: this process).
+ *
+ * usage: bench_serve_floor --key KEY --server ID@IPV4:PORT... [--concurrency K] [--duration SECONDS]
+ *                          [--requests N] [--json]
+ *        (defaults K 1, 2 s, N 200000: the pool of prebuilt requests; the run stops early, and says
+ *        so, when the pool runs out). */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "r_client.h"
+#include "rl_client.h"
+#include "rl_response.h"
+
+#define MAX_SERVERS 8
+#define MAX_K 256
+#define BATCH 64
+#define REPLAY_US 250000u /* RATELIMITLY_REQUEST_UNIT_MS=250 in run_load.sh */
+#define MAX_OUT (BATCH * MAX_SERVERS * 2 + MAX_K * MAX_SERVERS)
+
+typedef struct {
+    uint8_t (*dgram)[R_CLIENT_MAX_DATAGRAM];
+    uint16_t *len;
+    uint8_t (*uid)[16];
+    size_t n, cap, dests; /* dests: destinations of the request being captured */
+    int capturing;
+} pool_t;
+
+static int capture_send(void *ctx, const r_addr_t *to, const uint8_t *data, size_t len) {
+    (void)to;
+    pool_t *p = ctx;
+    if (p->capturing && p->dests++ == 0) {
+        memcpy(p->dgram[p->n], data, len);
+        p->len[p->n] = (uint16_t)len;
+    }
+    return 0;
+}
+
+static uint64_t wall_ms(void *ctx) {
+    (void)ctx;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static uint64_t mono_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static double cpu_us(void) {
+    struct rusage ru;
+    (void)getrusage(RUSAGE_SELF, &ru);
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 + (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
+static void on_result(r_client_req_t *req, const r_rate_limit_result_t *r, void *user) {
+    (void)req, (void)r, (void)user;
+}
+
+typedef struct {
+    const char *key;
+    r_server_endpoint_t servers[MAX_SERVERS];
+    int n_servers, k, json;
+    size_t requests;
+    double duration;
+} opts_t;
+
+static int parse(int argc, char **argv, opts_t *o) {
+    *o = (opts_t){.k = 1, .duration = 2.0, .requests = 200000};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--json") == 0) {
+            o->json = 1;
+            continue;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "bench_serve_floor: %s: missing value or unknown option\n", a);
+            return -1;
+        }
+        const char *v = argv[++i];
+        unsigned long long id;
+        char ip[64];
+        unsigned port;
+        if (strcmp(a, "--key") == 0) {
+            o->key = v;
+        } else if (strcmp(a, "--server") == 0) {
+            if (o->n_servers == MAX_SERVERS || sscanf(v, "%llu@%63[0-9.]:%u", &id, ip, &port) != 3 || port > 65535) {
+                fprintf(stderr, "bench_serve_floor: --server '%s': want ID@IPV4:PORT, at most %d\n", v, MAX_SERVERS);
+                return -1;
+            }
+            r_server_endpoint_t *s = &o->servers[o->n_servers++];
+            *s = (r_server_endpoint_t){.server_id = id, .addr = {.family = R_ADDR_INET, .port = (uint16_t)port}};
+            if (inet_pton(AF_INET, ip, s->addr.addr) != 1) {
+                fprintf(stderr, "bench_serve_floor: --server '%s': bad IPv4 address\n", v);
+                return -1;
+            }
+        } else if (strcmp(a, "--concurrency") == 0) {
+            o->k = atoi(v);
+        } else if (strcmp(a, "--duration") == 0) {
+            o->duration = atof(v);
+        } else if (strcmp(a, "--requests") == 0) {
+            o->requests = strtoul(v, NULL, 10);
+        } else {
+            fprintf(stderr, "bench_serve_floor: unknown option '%s'\n", a);
+            return -1;
+        }
+    }
+    if (o->key == NULL || o->n_servers == 0 || o->k < 1 || o->k > MAX_K || !(o->duration > 0) ||
+        o->requests < (size_t)o->k * 20u) {
+        fprintf(stderr, "bench_serve_floor: want --key, --server (1..%d), --concurrency 1..%d, --duration > 0,"
+                        " --requests >= 20 K\n", MAX_SERVERS, MAX_K);
+        return -1;
+    }
+    return 0;
+}
+
+/* Every request sealed by the client core now, each with its own unique_id,
+ * nonce and time_stamp; submitted and cancelled (only the submit's sends are
+ * kept). */
+static int build_pool(const opts_t *o, pool_t *p) {
+    p->cap = o->requests;
+    p->dgram = calloc(p->cap, sizeof *p->dgram);
+    p->len = calloc(p->cap, sizeof *p->len);
+    p->uid = calloc(p->cap, sizeof *p->uid);
+    r_client_config_t cfg = {0};
+    cfg.tenant.auth.secret = o->key;
+    cfg.servers = o->servers;
+    cfg.server_count = (size_t)o->n_servers;
+    r_io_ops_t io = {.ctx = p, .udp_send = capture_send, .now_ms = wall_ms};
+    r_client_t *client = NULL;
+    if (p->dgram == NULL || p->len == NULL || p->uid == NULL || r_client_create(&cfg, &io, NULL, &client) != RCLIENT_OK) {
+        fprintf(stderr, "bench_serve_floor: cannot create the client (key?)\n");
+        return -1;
+    }
+    r_resource_request_t res = {.window_size_ms = 1000, .rate_limit = 1000000000, .tokens_requested = 1};
+    r_client_derive_bucket_id("bench", 5, res.window_size_ms, res.rate_limit, res.bucket_id);
+    while (p->n < p->cap) {
+        r_client_req_t *req = NULL;
+        p->dests = 0;
+        p->capturing = 1;
+        int rc = r_client_check_rate_limit_async(client, &res, 1, NULL, 0, NULL, 0, on_result, NULL, &req);
+        p->capturing = 0;
+        if (rc != RCLIENT_OK || p->dests != (size_t)o->n_servers) {
+            fprintf(stderr, "bench_serve_floor: submit %zu: rc %d, %zu destinations (want %d)\n", p->n, rc, p->dests,
+                    o->n_servers);
+            return -1;
+        }
+        memcpy(p->uid[p->n++], req->unique_id, 16);
+        r_client_cancel_request(client, req);
+    }
+    r_client_destroy(client);
+    return 0;
+}
+
+typedef struct {
+    int fd;
+    const opts_t *o;
+    const pool_t *p;
+    struct sockaddr_in to[MAX_SERVERS];
+    int oldest;                /* index of the oldest server (decides at once) */
+    size_t req[MAX_K];         /* pool index a slot carries */
+    uint8_t active[MAX_K];
+    uint8_t responded[MAX_K];  /* bit s: server s replied */
+    uint64_t sent_us[MAX_K];   /* the slot's last send, for the replay below */
+    struct mmsghdr out[MAX_OUT]; /* this turn's sends, one sendmmsg */
+    struct iovec out_iov[MAX_OUT];
+    unsigned n_out;
+    size_t next;
+    uint64_t done, syscalls, replays, deliveries, datagrams_sent, datagrams_received;
+} client_t;
+
+static void queue(client_t *c, size_t i, int s) {
+    c->out_iov[c->n_out] = (struct iovec){.iov_base = c->p->dgram[i], .iov_len = c->p->len[i]};
+    c->out[c->n_out] = (struct mmsghdr){.msg_hdr = {.msg_name = &c->to[s], .msg_namelen = sizeof c->to[s],
+                                                    .msg_iov = &c->out_iov[c->n_out], .msg_iovlen = 1}};
+    c->n_out++;
+}
+
+static void flush(client_t *c) {
+    if (c->n_out == 0) {
+        return;
+    }
+    c->syscalls++;
+    if (sendmmsg(c->fd, c->out, c->n_out, 0) != (int)c->n_out) {
+        perror("bench_serve_floor: sendmmsg");
+        exit(1);
+    }
+    c->datagrams_sent += c->n_out;
+    c->n_out = 0;
+}
+
+/* The slot's next request to every server (sent at this turn's flush). */
+static int start_request(client_t *c, int slot) {
+    c->active[slot] = 0;
+    if (c->next == c->p->cap) {
+        return -1;
+    }
+    size_t i = c->next++;
+    for (int s = 0; s < c->o->n_servers; s++) {
+        queue(c, i, s);
+    }
+    c->req[slot] = i;
+    c->sent_us[slot] = mono_us();
+    c->active[slot] = 1;
+    c->responded[slot] = 0;
+    return 0;
+}
+
+/* r-client.md 9.3.3/9.3.4 at its least: the oldest server's reply completes
+ * the request; the same datagram then goes once to every server that has not
+ * replied (completion delivery). No validation: a floor. */
+static void complete(client_t *c, int slot, int more) {
+    for (int s = 0; s < c->o->n_servers; s++) {
+        if (!(c->responded[slot] & (1u << s))) {
+            queue(c, c->req[slot], s);
+            c->deliveries++;
+        }
+    }
+    c->done++;
+    c->active[slot] = 0;
+    if (more) {
+        (void)start_request(c, slot);
+    }
+}
+
+static int find_slot(const client_t *c, const uint8_t *uid) {
+    for (int s = 0; s < c->o->k; s++) {
+        if (c->active[s] && memcmp(c->p->uid[c->req[s]], uid, 16) == 0) {
+            return s;
+        }
+    }
+    return -1;
+}
+
+static int server_of(const client_t *c, const struct sockaddr_in *from) {
+    for (int s = 0; s < c->o->n_servers; s++) {
+        if (from->sin_port == c->to[s].sin_port && from->sin_addr.s_addr == c->to[s].sin_addr.s_addr) {
+            return s;
+        }
+    }
+    return -1;
+}
+
+/* A request with no reply from the oldest server after REPLAY_US is sent
+ * again, same bytes, to the servers that did not reply (serve deduplicates
+ * it), as the runtime's replay round would; counted. */
+static int replay_late(client_t *c) {
+    uint64_t now = mono_us();
+    int n = 0;
+    for (int slot = 0; slot < c->o->k; slot++) {
+        if (c->active[slot] && now - c->sent_us[slot] >= REPLAY_US) {
+            for (int s = 0; s < c->o->n_servers; s++) {
+                if (!(c->responded[slot] & (1u << s))) {
+                    queue(c, c->req[slot], s);
+                }
+            }
+            c->sent_us[slot] = now;
+            c->replays++;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* One blocking recvmmsg (at most REPLAY_US), then one sendmmsg of every send
+ * the batch caused. */
+static void receive(client_t *c) {
+    static uint8_t bufs[BATCH][R_CLIENT_MAX_DATAGRAM];
+    struct sockaddr_in from[BATCH];
+    struct iovec iov[BATCH];
+    struct mmsghdr m[BATCH];
+    memset(m, 0, sizeof m);
+    for (int i = 0; i < BATCH; i++) {
+        iov[i] = (struct iovec){.iov_base = bufs[i], .iov_len = sizeof bufs[i]};
+        m[i].msg_hdr = (struct msghdr){.msg_name = &from[i], .msg_namelen = sizeof from[i], .msg_iov = &iov[i],
+                                       .msg_iovlen = 1};
+    }
+    c->syscalls++;
+    int n = recvmmsg(c->fd, m, BATCH, MSG_WAITFORONE, NULL);
+    (void)replay_late(c);
+    for (int i = 0; i < n; i++) {
+        const uint8_t *uid = NULL;
+        rl_verdict_t v;
+        c->datagrams_received++;
+        int srv = server_of(c, &from[i]);
+        if (srv < 0 || rl_response_peek(bufs[i], m[i].msg_len, &uid, &v) != RL_VERDICT_OK) {
+            continue;
+        }
+        int s = find_slot(c, uid);
+        if (s < 0) {
+            continue; /* a late reply or a delivery's reply: read, nothing to do */
+        }
+        c->responded[s] |= (uint8_t)(1u << srv);
+        if (srv == c->oldest) {
+            complete(c, s, 1);
+        }
+    }
+    flush(c);
+}
+
+static int inflight(const client_t *c) {
+    int n = 0;
+    for (int s = 0; s < c->o->k; s++) {
+        n += c->active[s];
+    }
+    return n;
+}
+
+/* r-client.md: the oldest server has the lowest start time (server_id >> 23),
+ * ties to the lower full ID. */
+static int oldest_of(const opts_t *o) {
+    int best = 0;
+    for (int s = 1; s < o->n_servers; s++) {
+        uint64_t a = o->servers[s].server_id, b = o->servers[best].server_id;
+        if ((a >> 23) < (b >> 23) || ((a >> 23) == (b >> 23) && a < b)) {
+            best = s;
+        }
+    }
+    return best;
+}
+
+int main(int argc, char **argv) {
+    opts_t o;
+    pool_t p = {0};
+    if (parse(argc, argv, &o) != 0) {
+        return 2;
+    }
+    if (build_pool(&o, &p) != 0) {
+        return 1;
+    }
+    client_t *c = calloc(1, sizeof *c);
+    c->o = &o;
+    c->p = &p;
+    for (int i = 0; i < o.n_servers; i++) {
+        c->to[i] = (struct sockaddr_in){.sin_family = AF_INET, .sin_port = htons(o.servers[i].addr.port)};
+        memcpy(&c->to[i].sin_addr, o.servers[i].addr.addr, 4);
+    }
+    c->fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    struct timeval tv = {.tv_sec = 0, .tv_usec = REPLAY_US}; /* a lost datagram cannot hang the run */
+    (void)setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    c->oldest = oldest_of(&o);
+    for (int s = 0; s < o.k; s++) {
+        (void)start_request(c, s);
+    }
+    flush(c);
+    /* Warm-up: the first K * 10 completions are not counted. */
+    uint64_t warm = (uint64_t)o.k * 10u, t0 = 0, sys0 = 0, done0 = 0, end = UINT64_MAX, replays0 = 0, ds0 = 0, dr0 = 0;
+    double cpu0 = 0;
+    int exhausted = 0;
+    for (;;) {
+        uint64_t now = mono_us();
+        if (t0 == 0 && c->done >= warm) {
+            t0 = now;
+            sys0 = c->syscalls;
+            done0 = c->done;
+            replays0 = c->replays;
+            ds0 = c->datagrams_sent;
+            dr0 = c->datagrams_received;
+            cpu0 = cpu_us();
+            end = t0 + (uint64_t)(o.duration * 1e6);
+        }
+        if (now >= end || inflight(c) == 0) {
+            exhausted = now < end;
+            break;
+        }
+        receive(c);
+    }
+    uint64_t t1 = mono_us();
+    double cpu = cpu_us() - cpu0;
+    double secs = t0 > 0 ? (double)(t1 - t0) / 1e6 : 0;
+    double reqs = (double)(c->done - done0), div = reqs > 0 ? reqs : 1;
+    double sys = (double)(c->syscalls - sys0);
+    double ds = (double)(c->datagrams_sent - ds0) / div, dr = (double)(c->datagrams_received - dr0) / div;
+    if (o.json) {
+        printf("{\"servers\":%d,\"concurrency\":%d,\"requests\":%.0f,\"seconds\":%.6f,\"requests_per_s\":%.1f,"
+               "\"syscalls_per_request\":%.4f,\"cpu_us_per_request\":%.3f,\"datagrams_per_request\":{\"sent\":%.4f,"
+               "\"received\":%.4f},\"replays\":%llu,\"pool_exhausted\":%s}\n",
+               o.n_servers, o.k, reqs, secs, secs > 0 ? reqs / secs : 0, sys / div, cpu / div, ds, dr,
+               (unsigned long long)(c->replays - replays0), exhausted ? "true" : "false");
+    } else {
+        printf("serve floor: %d server(s), %d in flight: %.0f requests in %.3f s: %.1f requests/s, %.2f syscalls per"
+               " request (sendmmsg, recvmmsg), client CPU %.2f us per request, datagrams per request sent %.2f"
+               " received %.2f, %llu replayed%s\n",
+               o.n_servers, o.k, reqs, secs, secs > 0 ? reqs / secs : 0, sys / div, cpu / div, ds, dr,
+               (unsigned long long)(c->replays - replays0), exhausted ? "; the prebuilt requests ran out first" : "");
+    }
+    free(c);
+    free(p.dgram);
+    free(p.len);
+    free(p.uid);
+    return 0;
+}
