@@ -33,6 +33,7 @@
 #define MAX_SERVERS 8
 #define MAX_K 256
 #define BATCH 64
+#define MAX_REPLAYS 3
 #define REPLAY_US 250000u /* RATELIMITLY_REQUEST_UNIT_MS=250 in run_load.sh */
 #define MAX_OUT (BATCH * MAX_SERVERS * 2 + MAX_K * MAX_SERVERS)
 
@@ -182,11 +183,12 @@ typedef struct {
     uint8_t active[MAX_K];
     uint8_t responded[MAX_K];  /* bit s: server s replied */
     uint64_t sent_us[MAX_K];   /* the slot's last send, for the replay below */
+    uint8_t replayed[MAX_K];   /* replays of the slot's request */
     struct mmsghdr out[MAX_OUT]; /* this turn's sends, one sendmmsg */
     struct iovec out_iov[MAX_OUT];
     unsigned n_out;
     size_t next;
-    uint64_t done, syscalls, replays, deliveries, datagrams_sent, datagrams_received;
+    uint64_t done, syscalls, replays, lost, deliveries, datagrams_sent, datagrams_received;
 } client_t;
 
 static void queue(client_t *c, size_t i, int s) {
@@ -221,6 +223,7 @@ static int start_request(client_t *c, int slot) {
     }
     c->req[slot] = i;
     c->sent_us[slot] = mono_us();
+    c->replayed[slot] = 0;
     c->active[slot] = 1;
     c->responded[slot] = 0;
     return 0;
@@ -263,12 +266,19 @@ static int server_of(const client_t *c, const struct sockaddr_in *from) {
 
 /* A request with no reply from the oldest server after REPLAY_US is sent
  * again, same bytes, to the servers that did not reply (serve deduplicates
- * it), as the runtime's replay round would; counted. */
+ * it), as the runtime's replay round would; counted. After MAX_REPLAYS it is
+ * given up (counted lost) and the slot takes a new request. */
 static int replay_late(client_t *c) {
     uint64_t now = mono_us();
     int n = 0;
     for (int slot = 0; slot < c->o->k; slot++) {
         if (c->active[slot] && now - c->sent_us[slot] >= REPLAY_US) {
+            if (c->replayed[slot] == MAX_REPLAYS) { /* past serve's dedup window: given up, counted */
+                c->lost++;
+                (void)start_request(c, slot);
+                continue;
+            }
+            c->replayed[slot]++;
             for (int s = 0; s < c->o->n_servers; s++) {
                 if (!(c->responded[slot] & (1u << s))) {
                     queue(c, c->req[slot], s);
@@ -365,6 +375,7 @@ int main(int argc, char **argv) {
     flush(c);
     /* Warm-up: the first K * 10 completions are not counted. */
     uint64_t warm = (uint64_t)o.k * 10u, t0 = 0, sys0 = 0, done0 = 0, end = UINT64_MAX, replays0 = 0, ds0 = 0, dr0 = 0;
+    uint64_t lost0 = 0;
     double cpu0 = 0;
     int exhausted = 0;
     for (;;) {
@@ -374,6 +385,7 @@ int main(int argc, char **argv) {
             sys0 = c->syscalls;
             done0 = c->done;
             replays0 = c->replays;
+            lost0 = c->lost;
             ds0 = c->datagrams_sent;
             dr0 = c->datagrams_received;
             cpu0 = cpu_us();
@@ -394,15 +406,15 @@ int main(int argc, char **argv) {
     if (o.json) {
         printf("{\"servers\":%d,\"concurrency\":%d,\"requests\":%.0f,\"seconds\":%.6f,\"requests_per_s\":%.1f,"
                "\"syscalls_per_request\":%.4f,\"cpu_us_per_request\":%.3f,\"datagrams_per_request\":{\"sent\":%.4f,"
-               "\"received\":%.4f},\"replays\":%llu,\"pool_exhausted\":%s}\n",
+               "\"received\":%.4f},\"replays\":%llu,\"lost\":%llu,\"pool_exhausted\":%s}\n",
                o.n_servers, o.k, reqs, secs, secs > 0 ? reqs / secs : 0, sys / div, cpu / div, ds, dr,
-               (unsigned long long)(c->replays - replays0), exhausted ? "true" : "false");
+               (unsigned long long)(c->replays - replays0), (unsigned long long)(c->lost - lost0), exhausted ? "true" : "false");
     } else {
         printf("serve floor: %d server(s), %d in flight: %.0f requests in %.3f s: %.1f requests/s, %.2f syscalls per"
                " request (sendmmsg, recvmmsg), client CPU %.2f us per request, datagrams per request sent %.2f"
-               " received %.2f, %llu replayed%s\n",
+               " received %.2f, %llu replayed, %llu lost%s\n",
                o.n_servers, o.k, reqs, secs, secs > 0 ? reqs / secs : 0, sys / div, cpu / div, ds, dr,
-               (unsigned long long)(c->replays - replays0), exhausted ? "; the prebuilt requests ran out first" : "");
+               (unsigned long long)(c->replays - replays0), (unsigned long long)(c->lost - lost0), exhausted ? "; the prebuilt requests ran out first" : "");
     }
     free(c);
     free(p.dgram);
