@@ -4,17 +4,17 @@
  * a fresh unique_id (and nonce) and a fresh time_stamp to every server, and
  * read the replies. So every request is built by the client core before the
  * timed loop (captured from its udp_send hook: one sealed datagram per
- * request, the same bytes to every server), and the timed loop is a
+ * request, the same bytes to every server), CHUNK at a time so none is older
+ * than serve's dedup window allows when sent (the clock, the CPU time and the
+ * syscall count stop while a chunk is built), and the timed loop is a
  * closed-loop ping-pong with K in flight: one sendmmsg of a request to every
  * server, one blocking recvmmsg (MSG_WAITFORONE) per turn; a reply is matched
  * to its request by the unique_id in its outer framing (rl_response_peek: no
  * cryptography, no validation), and a request completes when every server
  * replied. Counts its own syscalls and CPU time (getrusage: this process).
  *
- * usage: bench_serve_floor --key KEY --server ID@IPV4:PORT... [--concurrency K] [--duration SECONDS]
- *                          [--requests N] [--json]
- *        (defaults K 1, 2 s, N 200000: the pool of prebuilt requests; the run stops early, and says
- *        so, when the pool runs out). */
+ * usage: bench_serve_floor --key KEY --server ID@IPV4:PORT... [--concurrency K] [--duration SECONDS] [--json]
+ *        (defaults K 1, 2 s). */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -37,20 +37,26 @@
 #define REPLAY_US 250000u /* RATELIMITLY_REQUEST_UNIT_MS=250 in run_load.sh */
 #define MAX_OUT (BATCH * MAX_SERVERS * 2 + MAX_K * MAX_SERVERS)
 
+#define CHUNK 2048u
+#define POOL (2u * CHUNK) /* a ring: a chunk is built while the K in flight sit in the other */
+
 typedef struct {
-    uint8_t (*dgram)[R_CLIENT_MAX_DATAGRAM];
-    uint16_t *len;
-    uint8_t (*uid)[16];
-    size_t n, cap, dests; /* dests: destinations of the request being captured */
+    uint8_t dgram[POOL][R_CLIENT_MAX_DATAGRAM];
+    uint16_t len[POOL];
+    uint8_t uid[POOL][16];
+    size_t n, dests; /* n: requests built so far (position n % POOL); dests: of the one being captured */
     int capturing;
+    r_client_t *client;
+    r_resource_request_t res;
+    int servers;
 } pool_t;
 
 static int capture_send(void *ctx, const r_addr_t *to, const uint8_t *data, size_t len) {
     (void)to;
     pool_t *p = ctx;
     if (p->capturing && p->dests++ == 0) {
-        memcpy(p->dgram[p->n], data, len);
-        p->len[p->n] = (uint16_t)len;
+        memcpy(p->dgram[p->n % POOL], data, len);
+        p->len[p->n % POOL] = (uint16_t)len;
     }
     return 0;
 }
@@ -82,12 +88,11 @@ typedef struct {
     const char *key;
     r_server_endpoint_t servers[MAX_SERVERS];
     int n_servers, k, json;
-    size_t requests;
     double duration;
 } opts_t;
 
 static int parse(int argc, char **argv, opts_t *o) {
-    *o = (opts_t){.k = 1, .duration = 2.0, .requests = 200000};
+    *o = (opts_t){.k = 1, .duration = 2.0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--json") == 0) {
@@ -119,65 +124,62 @@ static int parse(int argc, char **argv, opts_t *o) {
             o->k = atoi(v);
         } else if (strcmp(a, "--duration") == 0) {
             o->duration = atof(v);
-        } else if (strcmp(a, "--requests") == 0) {
-            o->requests = strtoul(v, NULL, 10);
         } else {
             fprintf(stderr, "bench_serve_floor: unknown option '%s'\n", a);
             return -1;
         }
     }
-    if (o->key == NULL || o->n_servers == 0 || o->k < 1 || o->k > MAX_K || !(o->duration > 0) ||
-        o->requests < (size_t)o->k * 20u) {
-        fprintf(stderr, "bench_serve_floor: want --key, --server (1..%d), --concurrency 1..%d, --duration > 0,"
-                        " --requests >= 20 K\n", MAX_SERVERS, MAX_K);
+    if (o->key == NULL || o->n_servers == 0 || o->k < 1 || o->k > MAX_K || !(o->duration > 0)) {
+        fprintf(stderr, "bench_serve_floor: want --key, --server (1..%d), --concurrency 1..%d, --duration > 0\n",
+                MAX_SERVERS, MAX_K);
         return -1;
     }
     return 0;
 }
 
-/* Every request sealed by the client core now, each with its own unique_id,
- * nonce and time_stamp; submitted and cancelled (only the submit's sends are
- * kept). */
-static int build_pool(const opts_t *o, pool_t *p) {
-    p->cap = o->requests;
-    p->dgram = calloc(p->cap, sizeof *p->dgram);
-    p->len = calloc(p->cap, sizeof *p->len);
-    p->uid = calloc(p->cap, sizeof *p->uid);
+static int pool_open(const opts_t *o, pool_t *p) {
     r_client_config_t cfg = {0};
     cfg.tenant.auth.secret = o->key;
     cfg.servers = o->servers;
     cfg.server_count = (size_t)o->n_servers;
     r_io_ops_t io = {.ctx = p, .udp_send = capture_send, .now_ms = wall_ms};
-    r_client_t *client = NULL;
-    if (p->dgram == NULL || p->len == NULL || p->uid == NULL || r_client_create(&cfg, &io, NULL, &client) != RCLIENT_OK) {
+    if (r_client_create(&cfg, &io, NULL, &p->client) != RCLIENT_OK) {
         fprintf(stderr, "bench_serve_floor: cannot create the client (key?)\n");
         return -1;
     }
-    r_resource_request_t res = {.window_size_ms = 1000, .rate_limit = 1000000000, .tokens_requested = 1};
-    r_client_derive_bucket_id("bench", 5, res.window_size_ms, res.rate_limit, res.bucket_id);
-    while (p->n < p->cap) {
+    p->res = (r_resource_request_t){.window_size_ms = 1000, .rate_limit = 1000000000, .tokens_requested = 1};
+    r_client_derive_bucket_id("bench", 5, p->res.window_size_ms, p->res.rate_limit, p->res.bucket_id);
+    p->servers = o->n_servers;
+    return 0;
+}
+
+/* CHUNK more requests sealed by the client core now, each with its own
+ * unique_id, nonce and time_stamp; submitted and cancelled (only the
+ * submit's sends are kept). */
+static void pool_build(pool_t *p) {
+    for (size_t end = p->n + CHUNK; p->n < end;) {
         r_client_req_t *req = NULL;
         p->dests = 0;
         p->capturing = 1;
-        int rc = r_client_check_rate_limit_async(client, &res, 1, NULL, 0, NULL, 0, on_result, NULL, &req);
+        int rc = r_client_check_rate_limit_async(p->client, &p->res, 1, NULL, 0, NULL, 0, on_result, NULL, &req);
         p->capturing = 0;
-        if (rc != RCLIENT_OK || p->dests != (size_t)o->n_servers) {
+        if (rc != RCLIENT_OK || p->dests != (size_t)p->servers) {
             fprintf(stderr, "bench_serve_floor: submit %zu: rc %d, %zu destinations (want %d)\n", p->n, rc, p->dests,
-                    o->n_servers);
-            return -1;
+                    p->servers);
+            exit(1);
         }
-        memcpy(p->uid[p->n++], req->unique_id, 16);
-        r_client_cancel_request(client, req);
+        memcpy(p->uid[p->n++ % POOL], req->unique_id, 16);
+        r_client_cancel_request(p->client, req);
     }
-    r_client_destroy(client);
-    return 0;
 }
 
 typedef struct {
     int fd;
     const opts_t *o;
-    const pool_t *p;
+    pool_t *p;
     struct sockaddr_in to[MAX_SERVERS];
+    uint64_t paused_us;        /* spent building chunks: not timed */
+    double paused_cpu;
     int oldest;                /* index of the oldest server (decides at once) */
     size_t req[MAX_K];         /* pool index a slot carries */
     uint8_t active[MAX_K];
@@ -188,7 +190,7 @@ typedef struct {
     struct iovec out_iov[MAX_OUT];
     unsigned n_out;
     size_t next;
-    uint64_t done, syscalls, replays, lost, deliveries, datagrams_sent, datagrams_received;
+    uint64_t done, syscalls, sends, replays, lost, deliveries, datagrams_sent, datagrams_received;
 } client_t;
 
 static void queue(client_t *c, size_t i, int s) {
@@ -203,6 +205,7 @@ static void flush(client_t *c) {
         return;
     }
     c->syscalls++;
+    c->sends++;
     if (sendmmsg(c->fd, c->out, c->n_out, 0) != (int)c->n_out) {
         perror("bench_serve_floor: sendmmsg");
         exit(1);
@@ -212,12 +215,15 @@ static void flush(client_t *c) {
 }
 
 /* The slot's next request to every server (sent at this turn's flush). */
-static int start_request(client_t *c, int slot) {
-    c->active[slot] = 0;
-    if (c->next == c->p->cap) {
-        return -1;
+static void start_request(client_t *c, int slot) {
+    if (c->next == c->p->n) { /* the clock stops while the next chunk is built */
+        uint64_t t = mono_us();
+        double cpu = cpu_us();
+        pool_build(c->p);
+        c->paused_cpu += cpu_us() - cpu;
+        c->paused_us += mono_us() - t;
     }
-    size_t i = c->next++;
+    size_t i = c->next++ % POOL;
     for (int s = 0; s < c->o->n_servers; s++) {
         queue(c, i, s);
     }
@@ -226,7 +232,6 @@ static int start_request(client_t *c, int slot) {
     c->replayed[slot] = 0;
     c->active[slot] = 1;
     c->responded[slot] = 0;
-    return 0;
 }
 
 /* r-client.md 9.3.3/9.3.4 at its least: the oldest server's reply completes
@@ -242,7 +247,7 @@ static void complete(client_t *c, int slot, int more) {
     c->done++;
     c->active[slot] = 0;
     if (more) {
-        (void)start_request(c, slot);
+        start_request(c, slot);
     }
 }
 
@@ -275,7 +280,7 @@ static int replay_late(client_t *c) {
         if (c->active[slot] && now - c->sent_us[slot] >= REPLAY_US) {
             if (c->replayed[slot] == MAX_REPLAYS) { /* past serve's dedup window: given up, counted */
                 c->lost++;
-                (void)start_request(c, slot);
+                start_request(c, slot);
                 continue;
             }
             c->replayed[slot]++;
@@ -328,14 +333,6 @@ static void receive(client_t *c) {
     flush(c);
 }
 
-static int inflight(const client_t *c) {
-    int n = 0;
-    for (int s = 0; s < c->o->k; s++) {
-        n += c->active[s];
-    }
-    return n;
-}
-
 /* r-client.md: the oldest server has the lowest start time (server_id >> 23),
  * ties to the lower full ID. */
 static int oldest_of(const opts_t *o) {
@@ -351,16 +348,17 @@ static int oldest_of(const opts_t *o) {
 
 int main(int argc, char **argv) {
     opts_t o;
-    pool_t p = {0};
     if (parse(argc, argv, &o) != 0) {
         return 2;
     }
-    if (build_pool(&o, &p) != 0) {
+    pool_t *p = calloc(1, sizeof *p);
+    client_t *c = calloc(1, sizeof *c);
+    if (p == NULL || c == NULL || pool_open(&o, p) != 0) {
         return 1;
     }
-    client_t *c = calloc(1, sizeof *c);
+    pool_build(p);
     c->o = &o;
-    c->p = &p;
+    c->p = p;
     for (int i = 0; i < o.n_servers; i++) {
         c->to[i] = (struct sockaddr_in){.sin_family = AF_INET, .sin_port = htons(o.servers[i].addr.port)};
         memcpy(&c->to[i].sin_addr, o.servers[i].addr.addr, 4);
@@ -370,14 +368,13 @@ int main(int argc, char **argv) {
     (void)setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     c->oldest = oldest_of(&o);
     for (int s = 0; s < o.k; s++) {
-        (void)start_request(c, s);
+        start_request(c, s);
     }
     flush(c);
     /* Warm-up: the first K * 10 completions are not counted. */
     uint64_t warm = (uint64_t)o.k * 10u, t0 = 0, sys0 = 0, done0 = 0, end = UINT64_MAX, replays0 = 0, ds0 = 0, dr0 = 0;
-    uint64_t lost0 = 0;
-    double cpu0 = 0;
-    int exhausted = 0;
+    uint64_t lost0 = 0, sends0 = 0, paused0 = 0;
+    double cpu0 = 0, paused_cpu0 = 0;
     for (;;) {
         uint64_t now = mono_us();
         if (t0 == 0 && c->done >= warm) {
@@ -386,39 +383,40 @@ int main(int argc, char **argv) {
             done0 = c->done;
             replays0 = c->replays;
             lost0 = c->lost;
+            sends0 = c->sends;
             ds0 = c->datagrams_sent;
             dr0 = c->datagrams_received;
             cpu0 = cpu_us();
+            paused0 = c->paused_us;
+            paused_cpu0 = c->paused_cpu;
             end = t0 + (uint64_t)(o.duration * 1e6);
         }
-        if (now >= end || inflight(c) == 0) {
-            exhausted = now < end;
+        if (now >= end + (c->paused_us - paused0)) {
             break;
         }
         receive(c);
     }
     uint64_t t1 = mono_us();
-    double cpu = cpu_us() - cpu0;
-    double secs = t0 > 0 ? (double)(t1 - t0) / 1e6 : 0;
+    double cpu = cpu_us() - cpu0 - (c->paused_cpu - paused_cpu0);
+    double secs = t0 > 0 ? (double)(t1 - t0 - (c->paused_us - paused0)) / 1e6 : 0;
     double reqs = (double)(c->done - done0), div = reqs > 0 ? reqs : 1;
-    double sys = (double)(c->syscalls - sys0);
+    double sys = (double)(c->syscalls - sys0), snd = (double)(c->sends - sends0) / div;
     double ds = (double)(c->datagrams_sent - ds0) / div, dr = (double)(c->datagrams_received - dr0) / div;
     if (o.json) {
         printf("{\"servers\":%d,\"concurrency\":%d,\"requests\":%.0f,\"seconds\":%.6f,\"requests_per_s\":%.1f,"
-               "\"syscalls_per_request\":%.4f,\"cpu_us_per_request\":%.3f,\"datagrams_per_request\":{\"sent\":%.4f,"
-               "\"received\":%.4f},\"replays\":%llu,\"lost\":%llu,\"pool_exhausted\":%s}\n",
-               o.n_servers, o.k, reqs, secs, secs > 0 ? reqs / secs : 0, sys / div, cpu / div, ds, dr,
-               (unsigned long long)(c->replays - replays0), (unsigned long long)(c->lost - lost0), exhausted ? "true" : "false");
+               "\"syscalls_per_request\":%.4f,\"sendmmsg_per_request\":%.4f,\"cpu_us_per_request\":%.3f,\"datagrams_per_request\":{\"sent\":%.4f,"
+               "\"received\":%.4f},\"replays\":%llu,\"lost\":%llu}\n",
+               o.n_servers, o.k, reqs, secs, secs > 0 ? reqs / secs : 0, sys / div, snd, cpu / div, ds, dr,
+               (unsigned long long)(c->replays - replays0), (unsigned long long)(c->lost - lost0));
     } else {
         printf("serve floor: %d server(s), %d in flight: %.0f requests in %.3f s: %.1f requests/s, %.2f syscalls per"
-               " request (sendmmsg, recvmmsg), client CPU %.2f us per request, datagrams per request sent %.2f"
-               " received %.2f, %llu replayed, %llu lost%s\n",
-               o.n_servers, o.k, reqs, secs, secs > 0 ? reqs / secs : 0, sys / div, cpu / div, ds, dr,
-               (unsigned long long)(c->replays - replays0), (unsigned long long)(c->lost - lost0), exhausted ? "; the prebuilt requests ran out first" : "");
+               " request (sendmmsg %.2f, the rest recvmmsg), client CPU %.2f us per request, datagrams per request sent %.2f"
+               " received %.2f, %llu replayed, %llu lost\n",
+               o.n_servers, o.k, reqs, secs, secs > 0 ? reqs / secs : 0, sys / div, snd, cpu / div, ds, dr,
+               (unsigned long long)(c->replays - replays0), (unsigned long long)(c->lost - lost0));
     }
+    r_client_destroy(p->client);
     free(c);
-    free(p.dgram);
-    free(p.len);
-    free(p.uid);
+    free(p);
     return 0;
 }
