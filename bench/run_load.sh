@@ -1,27 +1,31 @@
 #!/usr/bin/env bash
 # usage: bench/run_load.sh RL_TESTBED BENCH_FLOOR [ROUNDS [SECONDS [K]]]
 #   e.g. bench/run_load.sh build/default/tools/rl-testbed/rl-testbed build/default/bench/bench_floor 3 2 1
+#   (bench_serve_floor is taken from BENCH_FLOOR's directory)
 #
-# The runtime against its floor, on loopback, in one interleaved run: each
-# round runs, for 1 and then 3 servers, `rl-testbed check --duration SECONDS
-# --concurrency K` (the public runtime, closed loop, K requests in flight,
-# against `rl-testbed serve`, cookie auth) and bench_floor with the same
-# servers count and K (sendmmsg/recvmmsg echo servers, no protocol). It times
-# completed requests over SECONDS after a warm-up; syscalls per request are
-# counted by each program itself (check: the runtime's sendmmsg/sendto/
-# recvmmsg/recvfrom plus its ppoll; the floor: sendmmsg and recvmmsg), and
-# so is the client's own CPU time per request (getrusage: user + system of
-# the client process; the servers' time is not in it). The runtime's server
-# is `serve` (decoding, cookie check, tables), the floor's an echo, so on
-# shared cores requests/s compares whole systems while CPU per request
-# compares the clients. Every
-# run prints its own line with the 1-minute load average before it; the
-# summary gives per configuration the median requests/s, the median syscalls
-# per request and the runtime's share of the floor's requests/s. Defaults:
-# 3 rounds, 2 s, K = 1.
+# The runtime against two floors, on loopback, in one interleaved run: each
+# round runs, for 1 and then 3 servers,
+#   runtime:      `rl-testbed check --duration SECONDS --concurrency K` (the
+#                 public runtime, closed loop, K in flight) against `rl-testbed
+#                 serve`, cookie auth;
+#   serve-floor:  bench_serve_floor against the SAME serve servers: requests
+#                 sealed by the client core before the timed loop, then a
+#                 sendmmsg/recvmmsg ping-pong (oldest server's reply completes,
+#                 completion delivery to the others): the least any client
+#                 does against serve, so requests/s compares like with like;
+#   echo-floor:   bench_floor (sendmmsg/recvmmsg echo servers, no protocol, all
+#                 replies awaited): the syscall floor of the transport alone.
+# Each program counts its own syscalls (check: sendmmsg/sendto/recvmmsg/
+# recvfrom plus its ppoll) and its own CPU time per request (getrusage: user +
+# system of the client process; the servers' time is not in it). It times
+# completed requests over SECONDS after a warm-up. Every run prints its own
+# line with the 1-minute load average before it; the summary gives per
+# configuration the medians and the runtime's share of each floor's
+# requests/s. Defaults: 3 rounds, 2 s, K = 1.
 set -eu
 rl=$1
 floor=$2
+sfloor=$(dirname "$floor")/bench_serve_floor
 rounds=${3:-3}
 secs=${4:-2}
 k=${5:-1}
@@ -54,9 +58,15 @@ for r in $(seq "$rounds"); do
 print(sys.argv[2], sys.argv[3], "runtime", sys.argv[4], "%.0f" % j["requests_per_s"], "%.2f" % j["syscalls_per_request"]["total"], "%.2f" % j["cpu_us_per_request"])' \
             "$tmp/rt.json" "$r" "$s" "$l" | tee -a "$tmp/runs"
         l=$(load)
+        # shellcheck disable=SC2086
+        "$sfloor" --key "$key" $servers --concurrency "$k" --duration "$secs" --json >"$tmp/sf.json"
+        python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))
+print(sys.argv[2], sys.argv[3], "serve-floor", sys.argv[4], "%.0f" % j["requests_per_s"], "%.2f" % j["syscalls_per_request"], "%.2f" % j["cpu_us_per_request"])' \
+            "$tmp/sf.json" "$r" "$s" "$l" | tee -a "$tmp/runs"
+        l=$(load)
         "$floor" --servers "$s" --concurrency "$k" --duration "$secs" --json >"$tmp/fl.json"
         python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))
-print(sys.argv[2], sys.argv[3], "floor", sys.argv[4], "%.0f" % j["requests_per_s"], "%.2f" % j["syscalls_per_request"], "%.2f" % j["cpu_us_per_request"])' \
+print(sys.argv[2], sys.argv[3], "echo-floor", sys.argv[4], "%.0f" % j["requests_per_s"], "%.2f" % j["syscalls_per_request"], "%.2f" % j["cpu_us_per_request"])' \
             "$tmp/fl.json" "$r" "$s" "$l" | tee -a "$tmp/runs"
     done
 done
@@ -66,10 +76,12 @@ runs = [l.split() for l in open(sys.argv[1])]
 med = lambda s, p, i: statistics.median(float(x[i]) for x in runs if x[1] == s and x[2] == p)
 loads = [float(x[3]) for x in runs]
 print(f"# K = {sys.argv[2]} in flight, load average (1 min) {min(loads):.2f} to {max(loads):.2f}")
-print("servers | runtime requests/s | floor requests/s | runtime / floor | syscalls/request runtime, floor"
-      " | client CPU us/request runtime, floor")
+progs = ("runtime", "serve-floor", "echo-floor")
+print("servers | requests/s runtime, serve-floor, echo-floor | runtime / serve-floor | runtime / echo-floor"
+      " | syscalls/request runtime, serve-floor, echo-floor | client CPU us/request runtime, serve-floor, echo-floor")
 for s in ("1", "3"):
-    rt, fl = med(s, "runtime", 4), med(s, "floor", 4)
-    print(f"{s} | {rt:.0f} | {fl:.0f} | {rt / fl:.2f} | {med(s, 'runtime', 5):.2f}, {med(s, 'floor', 5):.2f}"
-          f" | {med(s, 'runtime', 6):.2f}, {med(s, 'floor', 6):.2f}")
+    rps = [med(s, p, 4) for p in progs]
+    sc = ", ".join(f"{med(s, p, 5):.2f}" for p in progs)
+    cpu = ", ".join(f"{med(s, p, 6):.2f}" for p in progs)
+    print(f"{s} | {rps[0]:.0f}, {rps[1]:.0f}, {rps[2]:.0f} | {rps[0] / rps[1]:.2f} | {rps[0] / rps[2]:.2f} | {sc} | {cpu}")
 PY

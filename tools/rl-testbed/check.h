@@ -63,6 +63,9 @@ typedef struct {
     bool json;                    /* --json: the load summary as one JSON object */
     bool single_send;             /* --no-sendmmsg */
     bool quiet;                   /* --quiet: no per-request detail */
+    r_server_endpoint_t compare_servers[CHECK_MAX_SERVERS]; /* --compare-server: configuration B */
+    size_t n_compare_servers;
+    uint32_t rounds;              /* --rounds N: with --compare-server, N rounds of each (default 10) */
 } check_cfg_t;
 
 /* Parse argv (argv[0] = "check"). Returns 0 with *cfg filled, 1 after

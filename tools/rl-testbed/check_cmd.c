@@ -14,7 +14,7 @@ static void usage_check(FILE *f) {
           "MAX_SAMPLES:BUFFER:MIN_SAMPLES]]...\n"
           "                        [--label LABEL] [--report MS] [--no-sendmmsg] [--quiet]\n"
           "                        [(--load N | --duration S) (--rate R [--max-inflight N] | --concurrency K)\n"
-          "                         [--warmup N] [--json]]\n"
+          "                         [--warmup N] [--json] [--compare-server ID@HOST:PORT... [--rounds N]]]\n"
           "\n"
           "A client on the public runtime (r_client_runtime.h): one rate-limit decision over real UDP, or a load.\n"
           "\n"
@@ -38,6 +38,11 @@ static void usage_check(FILE *f) {
           "  --concurrency K        closed loop: K requests in flight, the next when one completes\n"
           "  --warmup N             N requests first, not counted (default 0)\n"
           "  --json                 with --load or --duration: the summary as one JSON object\n"
+          "  --compare-server ID@HOST:PORT  with --load or --duration: configuration B, the same load against\n"
+          "                         this server set (repeatable) instead of --server's; both run in alternating\n"
+          "                         rounds (A B, B A, ...), N or S per configuration split evenly, each round\n"
+          "                         with its own runtime and warm-up; prints both and the paired B - A\n"
+          "  --rounds N             with --compare-server: rounds of each configuration (default 10)\n"
           "  --no-sendmmsg          one sendto per datagram instead of one sendmmsg per fan-out\n"
           "  --quiet                with --load: the summary only\n"
           "  --help                 print this help\n"
@@ -201,24 +206,24 @@ static int parse_host_port(const char *s, r_addr_t *out) {
 }
 
 /* ID@HOST:PORT. */
-static int parse_server(const char *s, check_cfg_t *cfg) {
+static int parse_server(const char *opt, const char *s, r_server_endpoint_t *list, size_t *n) {
     static const char *want = "want ID@HOST:PORT: decimal server_id, IPv4 address or [IPv6], port 1..65535";
-    if (cfg->n_servers == CHECK_MAX_SERVERS) {
-        return bad("--server", s, "at most 64 servers");
+    if (*n == CHECK_MAX_SERVERS) {
+        return bad(opt, s, "at most 64 servers");
     }
-    r_server_endpoint_t *ep = &cfg->servers[cfg->n_servers];
+    r_server_endpoint_t *ep = &list[*n];
     memset(ep, 0, sizeof *ep);
     const char *at = strchr(s, '@');
     if (at == NULL || parse_u64(s, (size_t)(at - s), 1, UINT64_MAX, &ep->server_id) != 0 ||
         parse_host_port(at + 1, &ep->addr) != 0) {
-        return bad("--server", s, want);
+        return bad(opt, s, want);
     }
-    for (size_t i = 0; i < cfg->n_servers; i++) {
-        if (cfg->servers[i].server_id == ep->server_id) {
-            return bad("--server", s, "server_id given twice");
+    for (size_t i = 0; i < *n; i++) {
+        if (list[i].server_id == ep->server_id) {
+            return bad(opt, s, "server_id given twice");
         }
     }
-    cfg->n_servers++;
+    (*n)++;
     return 0;
 }
 
@@ -249,7 +254,8 @@ static int parse_option(int argc, char **argv, int *i, check_cfg_t *cfg) {
     }
     static const char *valued[] = {"--key", "--server", "--dns", "--dns-server", "--bucket", "--guard",
                                    "--label", "--report", "--load", "--rate",
-                                   "--duration", "--concurrency", "--warmup", "--max-inflight"};
+                                   "--duration", "--concurrency", "--warmup", "--max-inflight",
+                                   "--compare-server", "--rounds"};
     size_t k = 0;
     while (k < sizeof valued / sizeof valued[0] && strcmp(a, valued[k]) != 0) {
         k++;
@@ -263,7 +269,7 @@ static int parse_option(int argc, char **argv, int *i, check_cfg_t *cfg) {
     }
     switch (k) {
     case 0: cfg->key = v; return 0;
-    case 1: return parse_server(v, cfg);
+    case 1: return parse_server("--server", v, cfg->servers, &cfg->n_servers);
     case 2: cfg->dns_name = v; return 0;
     case 3: {
         r_addr_t dns_addr;
@@ -321,11 +327,18 @@ static int parse_option(int argc, char **argv, int *i, check_cfg_t *cfg) {
         }
         cfg->warmup = n;
         return 0;
-    default:
+    case 13:
         if (parse_u64(v, strlen(v), 1, 65536u, &n) != 0) {
             return bad("--max-inflight", v, "want requests in flight, 1..65536");
         }
         cfg->max_inflight = (uint32_t)n;
+        return 0;
+    case 14: return parse_server("--compare-server", v, cfg->compare_servers, &cfg->n_compare_servers);
+    default:
+        if (parse_u64(v, strlen(v), 2, 1000u, &n) != 0) {
+            return bad("--rounds", v, "want rounds of each configuration, 2..1000");
+        }
+        cfg->rounds = (uint32_t)n;
         return 0;
     }
 }
@@ -376,6 +389,21 @@ int check_parse(int argc, char **argv, check_cfg_t *cfg) {
     }
     if (cfg->rate > 0 && cfg->max_inflight == 0) {
         cfg->max_inflight = 4096u;
+    }
+    if (cfg->n_compare_servers > 0 && (!cfg->load || cfg->n_servers == 0)) {
+        fputs("rl-testbed check: --compare-server compares two --server sets under --load or --duration\n", stderr);
+        return CHECK_EXIT_USAGE;
+    }
+    if (cfg->rounds > 0 && cfg->n_compare_servers == 0) {
+        fputs("rl-testbed check: --rounds is for --compare-server\n", stderr);
+        return CHECK_EXIT_USAGE;
+    }
+    if (cfg->n_compare_servers > 0 && cfg->rounds == 0) {
+        cfg->rounds = 10;
+    }
+    if (cfg->load_n > 0 && cfg->rounds > 0 && cfg->load_n < cfg->rounds) {
+        fputs("rl-testbed check: --load N with --compare-server: N (per configuration) at least --rounds\n", stderr);
+        return CHECK_EXIT_USAGE;
     }
     if (cfg->load && cfg->report) {
         fputs("rl-testbed check: --report is for one decision, not with --load\n", stderr);

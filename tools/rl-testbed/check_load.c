@@ -405,7 +405,7 @@ static void engine_free(engine_t *e) {
     }
 }
 
-int check_run_load(const check_cfg_t *cfg) {
+int check_load_once(const check_cfg_t *cfg, load_result_t *out) {
     uint32_t cap = cfg->concurrency > 0 ? cfg->concurrency
                    : cfg->rate > 0      ? (cfg->max_inflight > 0 ? cfg->max_inflight : DEFAULT_MAX_INFLIGHT)
                                         : 1;
@@ -430,9 +430,26 @@ int check_run_load(const check_cfg_t *cfg) {
     e->client = r_runtime_client_handle(rt);
     run(e, rt, cfg, res, guards);
     e->r.servers = cfg->n_servers != 0 ? cfg->n_servers : r_client_server_count(e->client);
-    check_load_print(cfg, &e->r);
-    int exit_code = e->r.failed > 0 || e->r.submit_failed > 0 ? CHECK_EXIT_FAILED : 0;
+    *out = e->r;
     r_runtime_client_destroy(rt);
     engine_free(e);
-    return exit_code;
+    return 0;
+}
+
+int check_run_load(const check_cfg_t *cfg) {
+    if (cfg->n_compare_servers > 0) {
+        return check_run_compare(cfg);
+    }
+    load_result_t *r = malloc(sizeof *r);
+    if (r == NULL) {
+        fputs("rl-testbed check: out of memory for --load\n", stderr);
+        return CHECK_EXIT_FAILED;
+    }
+    int rc = check_load_once(cfg, r);
+    if (rc == 0) {
+        check_load_print(cfg, r);
+        rc = r->failed > 0 || r->submit_failed > 0 ? CHECK_EXIT_FAILED : 0;
+    }
+    free(r);
+    return rc;
 }

@@ -25,4 +25,11 @@ typedef struct {
 
 void check_load_print(const check_cfg_t *cfg, const load_result_t *r);
 
+/* One load run of cfg into *out (no output but errors). Returns 0 or CHECK_EXIT_*. */
+int check_load_once(const check_cfg_t *cfg, load_result_t *out);
+
+/* --compare-server: cfg and the same with the other server set, in
+ * alternating rounds (check_compare.c); prints both and the paired difference. */
+int check_run_compare(const check_cfg_t *cfg);
+
 #endif /* CHECK_LOAD_H */

@@ -15,6 +15,9 @@
 # - closed loop with 4 in flight: 40 requests take at least 10 * 40 ms;
 # - --duration 0.5 at 100/s submits exactly 50 (intended at 0..490 ms);
 # - --warmup runs requests that are not counted;
+# - --compare-server: A (--server) and B in alternating rounds; B the 40 ms
+#   server and A the undelayed one gives a paired p50 difference of the
+#   scripted 40 ms (and its negative when swapped), A against itself none;
 # - the bad combinations exit 2 naming them.
 set -u
 bin=$1
@@ -69,6 +72,33 @@ expect "text: both latencies and the precision" 0 out "latency from intended sen
     --key "$key" --server "$fast" --bucket load:1000:1000000 --load 20 --rate 1000
 expect "text: the cap line" 0 out "in-flight cap: reached by 0 submissions" -- check \
     --key "$key" --server "$fast" --bucket load:1000:1000000 --load 20 --rate 1000
+
+expect "compare: fast against slow, decided" 0 out '"compare":{"rounds":4,' -- check --key "$key" \
+    --server "$fast" --compare-server "$slow" --bucket load:1000:1000000 --load 40 --concurrency 1 --rounds 4 --json
+json_check "compare: 40 requests of each configuration" 'j["compare"]["a"]["requests"] == 40 and j["compare"]["b"]["requests"] == 40'
+json_check "compare: B's p50 is the scripted 40 ms (in [40, 120) ms)" '40000 <= j["compare"]["b"]["sent_p50"] < 120000'
+json_check "compare: paired B - A p50 is the scripted 40 ms (in [30, 120) ms)" \
+    '30000 <= j["compare"]["difference"]["sent_p50"]["mean"] < 120000'
+expect "compare: slow against fast, decided" 0 out '"compare":{"rounds":4,' -- check --key "$key" \
+    --server "$slow" --compare-server "$fast" --bucket load:1000:1000000 --load 40 --concurrency 1 --rounds 4 --json
+json_check "compare: swapped, the paired difference is negative (in (-120, -30] ms)" \
+    '-120000 < j["compare"]["difference"]["intended_p50"]["mean"] <= -30000'
+expect "compare: a server against itself, decided" 0 out '"compare":{"rounds":3,' -- check --key "$key" \
+    --server "$fast" --compare-server "$fast" --bucket load:1000:1000000 --load 30 --concurrency 1 --rounds 3 --json
+json_check "compare: against itself, no difference of the 40 ms order (|p50 B - A| < 30 ms)" \
+    'abs(j["compare"]["difference"]["sent_p50"]["mean"]) < 30000'
+expect "compare: text, side by side" 0 out "sent_p50" -- check --key "$key" --server "$fast" \
+    --compare-server "$slow" --bucket load:1000:1000000 --load 4 --concurrency 1 --rounds 2
+expect "compare without load" 2 err "--compare-server compares two --server sets under --load or --duration" -- \
+    check --key "$key" --server "$fast" --compare-server "$slow" --bucket a:1000:1
+expect "rounds without compare" 2 err "--rounds is for --compare-server" -- check --key "$key" --server "$fast" \
+    --bucket a:1000:1 --load 10 --concurrency 1 --rounds 2
+expect "fewer requests than rounds" 2 err "N (per configuration) at least --rounds" -- check --key "$key" \
+    --server "$fast" --compare-server "$slow" --bucket a:1000:1 --load 3 --concurrency 1 --rounds 4
+expect "bad rounds" 2 err "--rounds '1': want rounds of each configuration, 2..1000" -- check --key "$key" \
+    --server "$fast" --compare-server "$slow" --bucket a:1000:1 --load 3 --concurrency 1 --rounds 1
+expect "bad compare server" 2 err "--compare-server 'x': want ID@HOST:PORT" -- check --key "$key" \
+    --server "$fast" --compare-server x --bucket a:1000:1 --load 3 --concurrency 1
 
 expect "load and duration" 2 err "--load N and --duration S exclude each other" -- check --key "$key" \
     --server "$fast" --bucket a:1000:1 --load 10 --duration 1 --rate 10
