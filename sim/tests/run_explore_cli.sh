@@ -1,0 +1,38 @@
+#!/bin/sh
+# Bad input to `rl-testbed sim --explore` and `--seeds` (docs/explore.md: "2 on
+# a usage error"; project: a clear, specific message, and no option silently
+# ignored, since an ignored --seed would run other seeds than asked).
+set -u
+exe=$1
+trace=$2
+fail() { echo "FAIL: $*"; exit 1; }
+# usage ARGS... : exit status 2, a message on stderr naming the problem, nothing on stdout
+usage() {
+    want=$1
+    shift
+    out=$("$exe" sim "$@" 2>/dev/null)
+    rc=$?
+    err=$("$exe" sim "$@" 2>&1 >/dev/null)
+    [ "$rc" -eq 2 ] || fail "'$*' exited $rc, not 2"
+    [ -z "$out" ] || fail "'$*' printed on stdout: $out"
+    echo "$err" | grep -q -- "$want" || fail "'$*': no '$want' in: $err"
+}
+usage "got '5..1'" --explore --seeds 5..1
+usage "got 'x'" --explore --seeds x
+usage "got '-1..5'" --explore --seeds -1..5
+usage "got '1..18446744073709551616'" --explore --seeds 1..18446744073709551616
+usage "got '0'" --explore --seconds 0
+usage "got '-1'" --explore --seconds -1
+usage "got 'nan'" --explore --seconds nan
+usage "incomplete option '--seeds'" --explore --seeds
+usage "incomplete option '--out'" --explore --out
+usage "takes no TRACE" --explore "$trace"
+usage "--seed N goes with --explore --check" --explore --seed 5
+usage "--seed N goes with --explore --check" "$trace" --seeds 1..2 --seed 5
+usage "takes one TRACE and only --seed" --explore --check "$trace" --seeds 1..5
+usage "takes one TRACE and only --seed" --explore --check "$trace" "$trace"
+usage "takes one TRACE and only --seed" --explore --check "$trace" --first
+usage "need --explore" "$trace" --seeds 1..2 --seconds 1
+usage "need --explore" "$trace" --seeds 1..2 --first
+usage "need --explore" "$trace" --seeds 1..2 --out .
+echo "explore CLI: every bad input a usage error (2) with its message"
