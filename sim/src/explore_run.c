@@ -275,9 +275,15 @@ int explore_main(const explore_opts_t *opts, FILE *out) {
     }
     double dt = wall() - t0;
     print_coverage(out, cv);
-    fprintf(out, "explore: seeds %" PRIu64 "..%" PRIu64 ", %" PRIu64 " worlds run (%" PRIu64
+    uint64_t ran = cv->worlds + cv->rejected; /* seeds seed_lo .. seed_lo + ran - 1 */
+    if (ran == 0) {
+        fprintf(out, "explore: no seed of %" PRIu64 "..%" PRIu64 " run", opts->seed_lo, opts->seed_hi);
+    } else {
+        fprintf(out, "explore: seeds %" PRIu64 "..%" PRIu64, opts->seed_lo, opts->seed_lo + (ran - 1));
+    }
+    fprintf(out, ", %" PRIu64 " worlds run (%" PRIu64
                  " not loadable), %" PRIu64 " property checks, %.1f seeds/s, %" PRIu64 " failed\n",
-            opts->seed_lo, seed - 1, cv->worlds, cv->rejected, cv->checks,
+            cv->worlds, cv->rejected, cv->checks,
             dt > 0 ? (double)(cv->worlds + cv->rejected) / dt : 0.0, cv->failed);
     int rc = cv->failed != 0 ? 1 : 0;
     free(cv);

@@ -35,4 +35,12 @@ usage "takes one TRACE and only --seed" --explore --check "$trace" --first
 usage "need --explore" "$trace" --seeds 1..2 --seconds 1
 usage "need --explore" "$trace" --seeds 1..2 --first
 usage "need --explore" "$trace" --seeds 1..2 --out .
+usage "--out" --explore --seeds 1..2 --out /nonexistent-dir-of-rl-testbed/x
+# The closing line names the seeds that ran (docs/explore.md): the last seed
+# of the uint64 range, and no wrapped range when the time limit ran none.
+max=18446744073709551615
+out=$("$exe" sim --explore --seeds $max..$max --quiet --no-shrink | tail -1)
+echo "$out" | grep -q "^explore: seeds $max..$max, 1 worlds run" || fail "last seed of the range: $out"
+out=$("$exe" sim --explore --seeds 0..5 --seconds 1e-9 --quiet | tail -1)
+echo "$out" | grep -q "^explore: no seed of 0..5 run, 0 worlds run" || fail "none run: $out"
 echo "explore CLI: every bad input a usage error (2) with its message"

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "explore.h"
 #include "explore_cmd.h"
@@ -199,7 +201,13 @@ int rl_cmd_explore(int argc, char **argv) {
     } else if (explore && check != NULL) {
         rc = check_trace(check, seed_given, seed);
     } else if (explore && n == 0) {
-        rc = explore_main(&o, stdout);
+        /* A shrunk trace must be writable when found, maybe an hour in: checked first. */
+        struct stat st;
+        if (stat(o.out_dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(o.out_dir, W_OK) != 0) {
+            fprintf(stderr, "rl-testbed sim: --out '%s' is not a writable directory\n", o.out_dir);
+        } else {
+            rc = explore_main(&o, stdout);
+        }
     } else if (!explore && seeds_given && n > 0) {
         rc = seed_search(paths, n, o.seed_lo, o.seed_hi);
     } else {
