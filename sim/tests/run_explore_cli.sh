@@ -43,4 +43,8 @@ out=$("$exe" sim --explore --seeds $max..$max --quiet --no-shrink | tail -1)
 echo "$out" | grep -q "^explore: seeds $max..$max, 1 worlds run" || fail "last seed of the range: $out"
 out=$("$exe" sim --explore --seeds 0..5 --seconds 1e-9 --quiet | tail -1)
 echo "$out" | grep -q "^explore: no seed of 0..5 run, 0 worlds run" || fail "none run: $out"
+# docs/explore.md "Worlds": the coverage counts worlds per server count: 1..8, summing to the worlds run.
+out=$("$exe" sim --explore --seeds 1..40 --quiet)
+sum=$(echo "$out" | sed -n 's/^worlds with 1\.\.8 servers://p' | tr ' ' '\n' | awk '{s += $1} END {print s + 0}')
+[ "$sum" -eq 40 ] || fail "worlds per server count sum to $sum, not 40: $out"
 echo "explore CLI: every bad input a usage error (2) with its message"
