@@ -36,6 +36,11 @@ usage "need --explore" "$trace" --seeds 1..2 --seconds 1
 usage "need --explore" "$trace" --seeds 1..2 --first
 usage "need --explore" "$trace" --seeds 1..2 --out .
 usage "--out" --explore --seeds 1..2 --out /nonexistent-dir-of-rl-testbed/x
+# --out DIR that does not exist yet is made (docs/explore.md's long run: --out /tmp/explore)
+tmp=$(mktemp -d) || fail "mktemp"
+"$exe" sim --explore --seeds 1..1 --quiet --out "$tmp/new" >/dev/null || fail "--out to a new directory exited $?"
+[ -d "$tmp/new" ] || fail "--out did not make $tmp/new"
+rmdir "$tmp/new" "$tmp"
 # The closing line names the seeds that ran (docs/explore.md): the last seed
 # of the uint64 range, and no wrapped range when the time limit ran none.
 max=18446744073709551615

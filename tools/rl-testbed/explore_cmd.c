@@ -201,8 +201,10 @@ int rl_cmd_explore(int argc, char **argv) {
     } else if (explore && check != NULL) {
         rc = check_trace(check, seed_given, seed);
     } else if (explore && n == 0) {
-        /* A shrunk trace must be writable when found, maybe an hour in: checked first. */
+        /* A shrunk trace must be writable when found, maybe an hour in: checked
+         * first; a missing directory is made (docs/explore.md: --out /tmp/explore). */
         struct stat st;
+        if (stat(o.out_dir, &st) != 0 && errno == ENOENT) (void)mkdir(o.out_dir, 0777);
         if (stat(o.out_dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(o.out_dir, W_OK) != 0) {
             fprintf(stderr, "rl-testbed sim: --out '%s' is not a writable directory\n", o.out_dir);
         } else {
