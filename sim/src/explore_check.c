@@ -750,7 +750,7 @@ size_t explore_obs_finish(explore_obs_t *o, const sim_metrics_t *m, char *first,
             }
         }
     }
-    qsort(o->nonces, o->n_nonces, sizeof *o->nonces, nonce_cmp);
+    if (o->n_nonces > 1) qsort(o->nonces, o->n_nonces, sizeof *o->nonces, nonce_cmp); /* NULL when none */
     for (size_t i = 1; i < o->n_nonces; i++) {
         const nonce_t *a = &o->nonces[i - 1], *b = &o->nonces[i];
         o->checks++;

@@ -163,7 +163,7 @@ json_t *explore_shrink(json_t *in, uint64_t seed, explore_property_t prop, unsig
 typedef struct {
     uint64_t worlds, rejected, failed, checks;
     uint64_t cells[EXPLORE_FAULT_KINDS + 1][EXPLORE_POLICY_FAMILIES][9]; /* row 13: no fault */
-    uint64_t auth[3], late_timers;
+    uint64_t auth[3], late_timers, servers[9]; /* servers[n]: worlds with n servers */
 } coverage_t;
 
 static void count(coverage_t *cv, const explore_world_info_t *in) {
@@ -176,6 +176,7 @@ static void count(coverage_t *cv, const explore_world_info_t *in) {
     }
     for (int a = 0; a < 3; a++) cv->auth[a] += in->auth_used >> a & 1;
     cv->late_timers += in->late_timers;
+    cv->servers[in->servers <= 8 ? in->servers : 0]++;
 }
 
 static void print_coverage(FILE *out, const coverage_t *cv) {
@@ -196,16 +197,9 @@ static void print_coverage(FILE *out, const coverage_t *cv) {
         }
         fprintf(out, "\n");
     }
-    fprintf(out, "servers 1..8:");
-    for (int s = 1; s <= 8; s++) {
-        uint64_t t = 0;
-        for (int p = 0; p < EXPLORE_POLICY_FAMILIES; p++) t += cv->cells[EXPLORE_FAULT_KINDS][p][s];
-        for (int f = 0; f < EXPLORE_FAULT_KINDS; f++) {
-            for (int p = 0; p < EXPLORE_POLICY_FAMILIES; p++) t += cv->cells[f][p][s];
-        }
-        fprintf(out, " %" PRIu64, t);
-    }
-    fprintf(out, " (cell-weighted)\nauth none/cookie/aes: %" PRIu64 "/%" PRIu64 "/%" PRIu64
+    fprintf(out, "worlds with 1..8 servers:");
+    for (int s = 1; s <= 8; s++) fprintf(out, " %" PRIu64, cv->servers[s]);
+    fprintf(out, "\nauth none/cookie/aes: %" PRIu64 "/%" PRIu64 "/%" PRIu64
                  " worlds; late timers: %" PRIu64 " worlds\n",
             cv->auth[0], cv->auth[1], cv->auth[2], cv->late_timers);
     fprintf(out, "coverage: %u of %d (fault kind x policy family x server count) cells empty\n", empty,
@@ -275,9 +269,15 @@ int explore_main(const explore_opts_t *opts, FILE *out) {
     }
     double dt = wall() - t0;
     print_coverage(out, cv);
-    fprintf(out, "explore: seeds %" PRIu64 "..%" PRIu64 ", %" PRIu64 " worlds run (%" PRIu64
+    uint64_t ran = cv->worlds + cv->rejected; /* seeds seed_lo .. seed_lo + ran - 1 */
+    if (ran == 0) {
+        fprintf(out, "explore: no seed of %" PRIu64 "..%" PRIu64 " run", opts->seed_lo, opts->seed_hi);
+    } else {
+        fprintf(out, "explore: seeds %" PRIu64 "..%" PRIu64, opts->seed_lo, opts->seed_lo + (ran - 1));
+    }
+    fprintf(out, ", %" PRIu64 " worlds run (%" PRIu64
                  " not loadable), %" PRIu64 " property checks, %.1f seeds/s, %" PRIu64 " failed\n",
-            opts->seed_lo, seed - 1, cv->worlds, cv->rejected, cv->checks,
+            cv->worlds, cv->rejected, cv->checks,
             dt > 0 ? (double)(cv->worlds + cv->rejected) / dt : 0.0, cv->failed);
     int rc = cv->failed != 0 ? 1 : 0;
     free(cv);

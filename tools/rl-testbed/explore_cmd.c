@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "explore.h"
 #include "explore_cmd.h"
@@ -131,7 +133,7 @@ static int seed_search(char **paths, size_t n, uint64_t lo, uint64_t hi) {
 
 int rl_cmd_explore(int argc, char **argv) {
     explore_opts_t o = {.seed_lo = 1, .seed_hi = 100, .shrink = true, .out_dir = "."};
-    bool explore = false, seeds_given = false, seed_given = false;
+    bool explore = false, seeds_given = false, seed_given = false, explore_only = false;
     const char *check = NULL;
     uint64_t seed = 0;
     char **paths = calloc((size_t)argc, sizeof *paths);
@@ -156,6 +158,7 @@ int rl_cmd_explore(int argc, char **argv) {
                 goto out;
             }
             if (!seeds_given) o.seed_hi = UINT64_MAX;
+            explore_only = true;
         } else if (strcmp(a, "--seed") == 0 && i + 1 < argc) {
             if (parse_u64(argv[++i], &seed) != 0) {
                 fprintf(stderr, "rl-testbed sim: --seed wants a decimal integer, got '%s'\n", argv[i]);
@@ -165,13 +168,15 @@ int rl_cmd_explore(int argc, char **argv) {
         } else if (strcmp(a, "--check") == 0 && i + 1 < argc) {
             check = argv[++i];
         } else if (strcmp(a, "--first") == 0) {
-            o.first = true;
+            o.first = explore_only = true;
         } else if (strcmp(a, "--no-shrink") == 0) {
             o.shrink = false;
+            explore_only = true;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             o.quiet = true;
         } else if (strcmp(a, "--out") == 0 && i + 1 < argc) {
             o.out_dir = argv[++i];
+            explore_only = true;
         } else if (strcmp(a, "--help") == 0) {
             usage(stdout);
             rc = 0;
@@ -184,10 +189,27 @@ int rl_cmd_explore(int argc, char **argv) {
             paths[n++] = argv[i];
         }
     }
-    if (explore && check != NULL) {
+    /* Every option is used by the mode it is given to, or the command is refused
+     * (project: an option silently ignored would run other seeds than asked). */
+    if (explore && check != NULL && (n > 0 || seeds_given || explore_only)) {
+        fprintf(stderr, "rl-testbed sim: --explore --check TRACE takes one TRACE and only --seed N\n");
+    } else if (seed_given && check == NULL) {
+        fprintf(stderr, "rl-testbed sim: --seed N goes with --explore --check TRACE; one explore seed is "
+                        "--explore --seeds N..N\n");
+    } else if (!explore && (check != NULL || explore_only)) {
+        fprintf(stderr, "rl-testbed sim: --check, --seconds, --first, --no-shrink and --out need --explore\n");
+    } else if (explore && check != NULL) {
         rc = check_trace(check, seed_given, seed);
     } else if (explore && n == 0) {
-        rc = explore_main(&o, stdout);
+        /* A shrunk trace must be writable when found, maybe an hour in: checked
+         * first; a missing directory is made (docs/explore.md: --out /tmp/explore). */
+        struct stat st;
+        if (stat(o.out_dir, &st) != 0 && errno == ENOENT) (void)mkdir(o.out_dir, 0777);
+        if (stat(o.out_dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(o.out_dir, W_OK) != 0) {
+            fprintf(stderr, "rl-testbed sim: --out '%s' is not a writable directory\n", o.out_dir);
+        } else {
+            rc = explore_main(&o, stdout);
+        }
     } else if (!explore && seeds_given && n > 0) {
         rc = seed_search(paths, n, o.seed_lo, o.seed_hi);
     } else {
