@@ -44,9 +44,34 @@ sed 's/"server": "B", "before"/"server": "Q", "before"/' "$own/dns_restart_new_i
 expect 2 'restart: want' "a restart of no server" "$tb" interop "$tmp/restart.json"
 sed 's/"join": "D"/"join": "Q"/' "$own/dns_member_joins_oldest_selected.json" >"$tmp/join.json"
 expect 2 'join: want the name of a server' "a join of no server" "$tb" interop "$tmp/join.json"
-expect 1 "create: no answer" "a driver that exits at once" "$tb" interop --driver false --family 4 --auth none "$case1"
+expect 1 "create: the driver exited with status 1" "a driver that exits at once" "$tb" interop --driver false --family 4 --auth none "$case1"
 expect 1 "interop: 0 passed, 1 failed" "the closing line of a failed run" \
     "$tb" interop --driver false --family 4 --auth none "$case1"
+
+# A broken driver gets a named error and the run ends (docs/interop.md "Driver protocol").
+one="--family 4 --auth none $case1"
+expect 1 'create: the driver wrote a line that is not a JSON object: "starting"' "a banner line before the answer" \
+    "$tb" interop --driver 'echo starting; cat >/dev/null' $one
+expect 1 'check: the driver exited with status 3' "a driver that exits during the check" \
+    "$tb" interop --driver 'read l; echo "{\"ok\":true}"; read l; exit 3' $one
+expect 1 'check: the driver wrote a line nobody asked for' "an extra line after the create answer" \
+    "$tb" interop --driver "read l; printf '{\"ok\":true}\\n{\"ok\":true}\\n'; cat >/dev/null" $one
+# A driver that hangs at create: named, and nothing it started outlives the run
+# (sh -c forks the command: the whole process group is stopped).
+expect 1 'create: no answer within 10000 ms' "a driver that hangs at create" \
+    "$tb" interop --driver "sleep 300 & echo \$! >$tmp/hang.pid; wait" $one
+alive() { # running, not a zombie waiting for its new parent to reap it
+    local st
+    st=$(ps -o stat= -p "$1" 2>/dev/null) && [ "${st#Z}" = "$st" ]
+}
+for _ in 1 2 3 4 5 6 7 8 9 10; do alive "$(cat "$tmp/hang.pid")" || break; sleep 0.2; done
+if alive "$(cat "$tmp/hang.pid")"; then
+    echo "FAIL a hung driver's child outlives the run"
+    kill "$(cat "$tmp/hang.pid")"
+    fails=$((fails + 1))
+else
+    echo "ok   a hung driver's child is stopped with it"
+fi
 
 # Reports: JUnit names the run with its mode and family, JSON has the schema and the failing check.
 "$tb" interop --driver false --family 4 --auth none --junit "$tmp/r.xml" --json "$tmp/r.json" "$case1" >/dev/null 2>&1
