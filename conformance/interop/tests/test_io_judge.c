@@ -146,6 +146,33 @@ static void test_deadline_just_before_passes(void **state)
     assert_true(find(&rows, "deadline")->pass);
 }
 
+/* r-client.md 9.3.1, wire_protocol.md dedup_ttl_ms: the deadline is the operation's (the first
+ * transmission's time_stamp + dedup_ttl_ms): a replay at 305 ms that carries a fresh time_stamp
+ * (200 ms later) is still after it. */
+static void test_deadline_fresh_time_stamp_fails(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    good_run(&f->run);
+    request(&f->run, 1, 305000, 1)->time_stamp += 200;
+    io_judge(&f->run, &rows);
+    assert_false(find(&rows, "deadline")->pass);
+    assert_string_equal(f->run.rx[f->run.n_rx - 1].kind, "late");
+}
+
+/* r-client.md 9.3.1: a time_stamp ahead of the clock does not move the deadline past t0 + TTL. */
+static void test_deadline_future_time_stamp_fails(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    good_run(&f->run);
+    for (size_t i = 0; i < f->run.n_rx; i++)
+        f->run.rx[i].time_stamp += 5000;
+    request(&f->run, 1, 300000, 1)->time_stamp += 5000;
+    io_judge(&f->run, &rows);
+    assert_false(find(&rows, "deadline")->pass);
+}
+
 /* r-client.md 9.3.2: every transmission reuses the unique_id. */
 static void test_unique_id_second_value_fails(void **state)
 {
@@ -476,6 +503,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_good_run_passes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deadline_at_the_deadline_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deadline_just_before_passes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_deadline_fresh_time_stamp_fails, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_deadline_future_time_stamp_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unique_id_second_value_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dedup_ttl_not_h_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fanout_missing_server_fails, setup, teardown),
