@@ -29,6 +29,15 @@ expect 0 "usage: rl-testbed interop" "--help" "$tb" interop --help
 expect 2 "--auth wants a list of none, cookie, aes" "--auth bogus" "$tb" interop --auth bogus "$case1"
 expect 2 "--family wants 4, 6 or 4,6" "--family 5" "$tb" interop --family 5 "$case1"
 expect 2 "unknown option" "--bogus" "$tb" interop --bogus
+expect 2 "unknown option or missing value: --driver" "--driver without a command" "$tb" interop "$case1" --driver
+expect 2 "--driver wants a value, got an empty string" "--driver ''" "$tb" interop --driver '' "$case1"
+# a --json path that cannot be written stops before any run (not after the matrix)
+expect 2 "cannot create JSON file $tmp/no-dir/r.json" "--json in a missing folder" \
+    "$tb" interop --json "$tmp/no-dir/r.json" "$case1"
+if grep -q "^interop: [0-9]" "$tmp/out"; then
+    echo "FAIL --json in a missing folder ran cases first"
+    fails=$((fails + 1))
+fi
 expect 2 "no-such-case.json" "a missing case file" "$tb" interop "$tmp/no-such-case.json"
 sed 's/"kind": "downgraded"/"kind": "sideways"/' "$src/conformance/interop/cases/downgraded_oldest_ignored_aes.json" \
     >"$tmp/bad_event.json"
