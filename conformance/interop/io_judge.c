@@ -96,7 +96,8 @@ static void classify(judge_t *j)
             x->kind = "other"; /* after the report was asked for: not a transmission of the request */
         else if (x->pdu == IO_PDU_REQUEST && x->at_us >= deadline)
             x->kind = "late"; /* judged by the deadline check alone */
-        else if (j->selection && x->at_us + j->late >= run->decided_us && x->at_us >= first_sent)
+        else if (j->selection && x->at_us + j->late >= run->decided_us && x->at_us <= run->decided_us + j->late &&
+                 x->at_us >= first_sent)
             x->kind = "completion";
         else if (!seen[x->server] && x->at_us < run->t0_us + j->late)
             x->kind = "initial";
@@ -262,7 +263,9 @@ static void check_completion(judge_t *j)
         bool missing = !before(v, 0, run->decided_us);
         bool responded = before(v, RACE_US, run->decided_us) || (int)s == run->selected;
         size_t want = run->c.policy.completion_delivery && missing ? 1u : 0u;
-        if ((missing || responded) && count != want && count > 0)
+        if (!missing && !responded && count > 1) /* the race window allows one send or none, not two */
+            blame(j, r, last, "a second completion send to one server");
+        else if ((missing || responded) && count != want && count > 0)
             blame(j, r, last, want == 0 ? "a completion send to a server that was not missing"
                                         : "a second completion send to one server");
         else if ((missing || responded) && count != want && r->pass && !at_deadline) {
