@@ -324,6 +324,7 @@ int io_run(const vec_file_list_t *files, const io_options_t *opt)
         return 2;
     }
     st.runs = o.json_path != NULL ? json_array() : NULL;
+    uint64_t started_us = io_now_us();
     bool broken = false;
     io_case_t *ic = malloc(sizeof *ic);
     for (size_t i = 0; ic != NULL && i < files->n; i++) {
@@ -341,6 +342,13 @@ int io_run(const vec_file_list_t *files, const io_options_t *opt)
     free(ic);
     fprintf(stdout, "interop failed checks by severity: security %lu, decision %lu, interop %lu, convention %lu\n",
             st.by_severity[0], st.by_severity[1], st.by_severity[2], st.by_severity[3]);
+    /* the closing note gives the tolerances and the run time (issue 22 "Done when") */
+    uint64_t took_ms = (io_now_us() - started_us) / 1000u;
+    fprintf(stdout,
+            "interop tolerances: timing -%u ms/+%u%% of U (U = %u ms), completion race %u ms, testbed script %u ms; "
+            "run time %llu.%01llu s\n",
+            IO_EARLY_MS, IO_LATE_PERCENT, IO_UNIT_MS, IO_EARLY_MS, IO_SCRIPT_SLACK_MS,
+            (unsigned long long)(took_ms / 1000u), (unsigned long long)(took_ms % 1000u / 100u));
     bool json_ok = o.json_path == NULL || write_json(&st, json_f, o.json_path);
     json_decref(st.runs);
     unsigned long failed = st.report.failed;

@@ -54,6 +54,8 @@ expect 2 'restart: want' "a restart of no server" "$tb" interop "$tmp/restart.js
 sed 's/"join": "D"/"join": "Q"/' "$own/dns_member_joins_oldest_selected.json" >"$tmp/join.json"
 expect 2 'join: want the name of a server' "a join of no server" "$tb" interop "$tmp/join.json"
 expect 1 "create: the driver exited with status 1" "a driver that exits at once" "$tb" interop --driver false --family 4 --auth none "$case1"
+expect 1 "interop tolerances: timing -10 ms/+40% of U (U = 100 ms), completion race 10 ms, testbed script 5 ms; run time [0-9]*\\.[0-9] s" \
+    "the closing note gives the tolerances and the run time" "$tb" interop --driver false --family 4 --auth none "$case1"
 expect 1 "interop: 0 passed, 1 failed" "the closing line of a failed run" \
     "$tb" interop --driver false --family 4 --auth none "$case1"
 
