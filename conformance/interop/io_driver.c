@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -21,7 +22,33 @@ struct io_driver {
     int in, out;        /* its stdin (we write), its stdout (we read) */
     char buf[LINE_MAX_BYTES];
     size_t len;
+    bool exited;        /* reaped: status holds its wait status */
+    int status;
+    char why[IO_DRIVER_WHY_MAX]; /* why the last wait got no answer; "" none */
 };
+
+/* Its exit, when it exits within a moment (a child that has just closed its
+ * output is usually exiting). */
+static void note_exit(io_driver_t *d)
+{
+    for (int i = 0; i < 50 && !d->exited; i++) {
+        if (waitpid(d->pid, &d->status, WNOHANG) == d->pid)
+            d->exited = true;
+        else
+            usleep(10000);
+    }
+    if (!d->exited)
+        vec_format(d->why, sizeof d->why, "the driver closed its output");
+    else if (WIFEXITED(d->status))
+        vec_format(d->why, sizeof d->why, "the driver exited with status %d", WEXITSTATUS(d->status));
+    else if (WIFSIGNALED(d->status))
+        vec_format(d->why, sizeof d->why, "the driver was killed by signal %d", WTERMSIG(d->status));
+}
+
+const char *io_driver_why(const io_driver_t *d)
+{
+    return d->why[0] != '\0' ? d->why : "no answer";
+}
 
 io_driver_t *io_driver_start(const char *cmd, char *err, size_t cap)
 {
@@ -39,13 +66,17 @@ io_driver_t *io_driver_start(const char *cmd, char *err, size_t cap)
         vec_format(err, cap, "(driver): cannot create pipes");
         return NULL;
     }
+    fflush(NULL);
     d->pid = fork();
     if (d->pid == 0) {
+        setpgid(0, 0); /* its own process group: stopping it stops whatever sh -c started */
         dup2(to[0], STDIN_FILENO);
         dup2(from[1], STDOUT_FILENO);
         execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
         _exit(127);
     }
+    if (d->pid > 0)
+        setpgid(d->pid, d->pid); /* as the child does: whichever runs first */
     close(to[0]);
     close(from[1]);
     d->in = to[1];
@@ -59,12 +90,35 @@ io_driver_t *io_driver_start(const char *cmd, char *err, size_t cap)
     return d;
 }
 
+/* A complete line already waiting before a message is sent answers nothing
+ * that was asked: an extra line (docs/interop.md "Driver protocol": one
+ * answer per message). */
+static bool extra_line(io_driver_t *d)
+{
+    struct pollfd p = {.fd = d->out, .events = POLLIN};
+    if (memchr(d->buf, '\n', d->len) == NULL && d->len < sizeof d->buf && poll(&p, 1, 0) == 1 &&
+        (p.revents & POLLIN)) {
+        ssize_t r = read(d->out, d->buf + d->len, sizeof d->buf - d->len);
+        if (r > 0)
+            d->len += (size_t)r;
+    }
+    char *nl = memchr(d->buf, '\n', d->len);
+    if (nl == NULL)
+        return false;
+    vec_format(d->why, sizeof d->why, "the driver wrote a line nobody asked for (one answer per message): \"%.*s\"",
+               (int)((size_t)(nl - d->buf) < 60 ? (size_t)(nl - d->buf) : 60), d->buf);
+    return true;
+}
+
 bool io_driver_send(io_driver_t *d, json_t *msg)
 {
     char *text = json_dumps(msg, JSON_COMPACT);
     json_decref(msg);
-    if (text == NULL)
+    d->why[0] = '\0';
+    if (text == NULL || extra_line(d)) {
+        free(text);
         return false;
+    }
     size_t n = strlen(text);
     text[n] = '\n'; /* json_dumps's NUL becomes the line end */
     bool ok = true;
@@ -76,6 +130,8 @@ bool io_driver_send(io_driver_t *d, json_t *msg)
             off += (size_t)w;
     }
     free(text);
+    if (!ok)
+        note_exit(d);
     return ok;
 }
 
@@ -93,13 +149,16 @@ static json_t *take_line(io_driver_t *d, bool *bad)
     json_error_t e;
     json_t *v = json_loads(d->buf, 0, &e);
     size_t used = (size_t)(nl - d->buf) + 1;
-    memmove(d->buf, nl + 1, d->len - used);
-    d->len -= used;
     if (!json_is_object(v)) {
         json_decref(v);
         *bad = true;
+        vec_format(d->why, sizeof d->why, "the driver wrote a line that is not a JSON object: \"%.60s\"", d->buf);
+        memmove(d->buf, nl + 1, d->len - used);
+        d->len -= used;
         return NULL;
     }
+    memmove(d->buf, nl + 1, d->len - used);
+    d->len -= used;
     return v;
 }
 
@@ -109,11 +168,15 @@ bool io_driver_poll_line(io_driver_t *d, json_t **out)
     *out = take_line(d, &bad);
     if (*out != NULL || bad)
         return !bad;
-    if (d->len == sizeof d->buf)
-        return false; /* a line longer than the protocol allows */
-    ssize_t r = read(d->out, d->buf + d->len, sizeof d->buf - d->len);
-    if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN))
+    if (d->len == sizeof d->buf) { /* a line longer than the protocol allows */
+        vec_format(d->why, sizeof d->why, "the driver wrote a line longer than %u bytes", LINE_MAX_BYTES);
         return false;
+    }
+    ssize_t r = read(d->out, d->buf + d->len, sizeof d->buf - d->len);
+    if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN)) {
+        note_exit(d);
+        return false;
+    }
     if (r > 0)
         d->len += (size_t)r;
     *out = take_line(d, &bad);
@@ -123,6 +186,7 @@ bool io_driver_poll_line(io_driver_t *d, json_t **out)
 json_t *io_driver_wait(io_driver_t *d, io_run_t *run, unsigned timeout_ms)
 {
     uint64_t end = io_now_us() + (uint64_t)timeout_ms * 1000u;
+    d->why[0] = '\0';
     for (;;) {
         bool bad = false;
         json_t *v = take_line(d, &bad);
@@ -134,8 +198,10 @@ json_t *io_driver_wait(io_driver_t *d, io_run_t *run, unsigned timeout_ms)
             p[i] = (struct pollfd){.fd = run->servers[i].fd, .events = POLLIN};
         p[n] = (struct pollfd){.fd = d->out, .events = POLLIN};
         uint64_t now = io_now_us();
-        if (now >= end)
+        if (now >= end) {
+            vec_format(d->why, sizeof d->why, "no answer within %u ms", timeout_ms);
             return NULL;
+        }
         if (poll(p, (nfds_t)n + 1, (int)((end - now) / 1000u) + 1) < 0 && errno != EINTR)
             return NULL;
         for (size_t i = 0; i < n; i++)
@@ -154,17 +220,20 @@ void io_driver_stop(io_driver_t *d)
         close(d->in);
     d->in = -1;
     int status = 0;
-    /* It has its stdin closed after "close": give it 2 s to exit, then end it. */
-    for (int i = 0; d->pid > 0 && i < 200; i++) {
-        if (waitpid(d->pid, &status, WNOHANG) == d->pid) {
-            d->pid = 0;
-            break;
-        }
-        usleep(10000);
+    /* It has its stdin closed after "close": give it 2 s to exit, then end it
+     * and whatever it started (its process group: sh -c may fork the command). */
+    for (int i = 0; d->pid > 0 && !d->exited && i < 200; i++) {
+        if (waitpid(d->pid, &status, WNOHANG) == d->pid)
+            d->exited = true;
+        else
+            usleep(10000);
     }
     if (d->pid > 0) {
-        kill(d->pid, SIGKILL);
-        waitpid(d->pid, &status, 0);
+        kill(-d->pid, SIGKILL);
+        if (!d->exited) {
+            kill(d->pid, SIGKILL);
+            waitpid(d->pid, &status, 0);
+        }
     }
     if (d->out >= 0)
         close(d->out);

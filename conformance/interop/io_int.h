@@ -192,6 +192,11 @@ bool io_driver_poll_line(io_driver_t *d, json_t **out);
 /* Wait up to timeout_ms for one answer while serving the run's servers. */
 json_t *io_driver_wait(io_driver_t *d, io_run_t *run, unsigned timeout_ms);
 void io_driver_stop(io_driver_t *d);
+/* Why the last wait or poll got no answer: "no answer within N ms", "the driver
+ * exited with status N", "the driver wrote a line that is not a JSON object:
+ * ...". */
+#define IO_DRIVER_WHY_MAX 128u
+const char *io_driver_why(const io_driver_t *d);
 
 /* io_judge.c */
 void io_judge(io_run_t *run, io_rows_t *rows);

@@ -54,7 +54,24 @@ static bool before(uint64_t v, uint64_t slack, uint64_t t)
     return v != UINT64_MAX && v + slack < t;
 }
 
-/* Kinds: one at or after its dedup deadline is late; after a selection, one
+/* The operation's deduplication deadline, in us: the first transmission's
+ * time_stamp + dedup_ttl_ms (r-client.md 9.3.1, wire_protocol.md "dedup_ttl_ms":
+ * the window the servers keep opened with the first copy; a replay carrying a
+ * fresh time_stamp does not move it), and never later than t0 + that TTL (a
+ * time_stamp ahead of the clock does not either). UINT64_MAX with no request. */
+static uint64_t op_deadline_us(const io_run_t *run)
+{
+    for (size_t i = 0; i < run->n_rx; i++)
+        if (run->rx[i].pdu == IO_PDU_REQUEST) {
+            uint64_t start = run->rx[i].time_stamp * 1000u;
+            if (run->t0_us != 0 && run->t0_us < start)
+                start = run->t0_us;
+            return start + (uint64_t)run->rx[i].ttl_ms * 1000u;
+        }
+    return UINT64_MAX;
+}
+
+/* Kinds: one at or after the operation's dedup deadline is late; after a selection, one
  * near the return that arrived after the servers sent their first response
  * (valid, downgraded or of an untrusted id: what a client may select; a
  * completion never comes earlier) is a completion delivery; the first transmission to a server
@@ -69,6 +86,7 @@ static void classify(judge_t *j)
     for (size_t i = 0; i < run->n_tx; i++)
         if (strncmp(run->tx[i].what, "invalid:", 8) != 0 && run->tx[i].at_us < first_sent)
             first_sent = run->tx[i].at_us;
+    uint64_t deadline = op_deadline_us(run);
     for (size_t i = 0; i < run->n_rx; i++) {
         io_rx_t *x = &run->rx[i];
         x->verdict_text = "ok";
@@ -76,9 +94,10 @@ static void classify(judge_t *j)
             x->kind = "report";
         else if (x->pdu != IO_PDU_REQUEST && (run->report_us != 0 && x->at_us >= run->report_us))
             x->kind = "other"; /* after the report was asked for: not a transmission of the request */
-        else if (x->pdu == IO_PDU_REQUEST && x->at_us >= (x->time_stamp + x->ttl_ms) * 1000u)
+        else if (x->pdu == IO_PDU_REQUEST && x->at_us >= deadline)
             x->kind = "late"; /* judged by the deadline check alone */
-        else if (j->selection && x->at_us + j->late >= run->decided_us && x->at_us >= first_sent)
+        else if (j->selection && x->at_us + j->late >= run->decided_us && x->at_us <= run->decided_us + j->late &&
+                 x->at_us >= first_sent)
             x->kind = "completion";
         else if (!seen[x->server] && x->at_us < run->t0_us + j->late)
             x->kind = "initial";
@@ -107,6 +126,7 @@ static void check_wire(judge_t *j)
                        "deadline)", false);
     const uint8_t *first_uid = NULL;
     size_t n_requests = 0;
+    uint64_t deadline = op_deadline_us(run);
     for (size_t i = 0; i < run->n_rx; i++) {
         io_rx_t *x = &run->rx[i];
         char why[128];
@@ -128,9 +148,9 @@ static void check_wire(judge_t *j)
             vec_format(why, sizeof why, "dedup_ttl_ms %u, want H = %llu", x->ttl_ms, (unsigned long long)j->h_ms);
             blame(j, ttl, i, why);
         }
-        if (x->at_us >= (x->time_stamp + x->ttl_ms) * 1000u) {
-            vec_format(why, sizeof why, "a transmission %.1f ms after its deadline time_stamp + dedup_ttl_ms",
-                       (double)(x->at_us - (x->time_stamp + x->ttl_ms) * 1000u) / 1000.0);
+        if (x->at_us >= deadline) {
+            vec_format(why, sizeof why, "a transmission %.1f ms after the deadline (the first transmission's "
+                       "time_stamp + dedup_ttl_ms)", (double)(x->at_us - deadline) / 1000.0);
             blame(j, dl, i, why);
         }
     }
@@ -227,10 +247,7 @@ static void check_completion(judge_t *j)
                       true);
     /* r-client.md 9.3.1: no completion send at or after the dedup deadline;
      * a selection at most the early tolerance before it may have none */
-    uint64_t dedup_us = UINT64_MAX;
-    for (size_t i = 0; i < run->n_rx && dedup_us == UINT64_MAX; i++)
-        if (run->rx[i].pdu == IO_PDU_REQUEST)
-            dedup_us = (run->rx[i].time_stamp + run->rx[i].ttl_ms) * 1000u;
+    uint64_t dedup_us = op_deadline_us(run);
     bool at_deadline = dedup_us != UINT64_MAX && run->decided_us + j->early >= dedup_us;
     for (size_t s = 0; s < run->c.n_servers; s++) {
         size_t count = 0, last = 0;
@@ -246,7 +263,9 @@ static void check_completion(judge_t *j)
         bool missing = !before(v, 0, run->decided_us);
         bool responded = before(v, RACE_US, run->decided_us) || (int)s == run->selected;
         size_t want = run->c.policy.completion_delivery && missing ? 1u : 0u;
-        if ((missing || responded) && count != want && count > 0)
+        if (!missing && !responded && count > 1) /* the race window allows one send or none, not two */
+            blame(j, r, last, "a second completion send to one server");
+        else if ((missing || responded) && count != want && count > 0)
             blame(j, r, last, want == 0 ? "a completion send to a server that was not missing"
                                         : "a second completion send to one server");
         else if ((missing || responded) && count != want && r->pass && !at_deadline) {

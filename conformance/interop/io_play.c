@@ -172,7 +172,7 @@ static void observe(io_run_t *run, io_driver_t *d, const io_event_t *ev, size_t 
         if (p[n].revents & (POLLIN | POLLHUP)) {
             json_t *v = NULL;
             if (!io_driver_poll_line(d, &v)) {
-                vec_format(run->driver_error, sizeof run->driver_error, "check: the driver exited or spoke no JSON");
+                vec_format(run->driver_error, sizeof run->driver_error, "check: %s", io_driver_why(d));
                 return;
             }
             if (v != NULL)
@@ -203,12 +203,14 @@ static void report(io_run_t *run, io_driver_t *d)
     json_object_del(rep, "threshold_ms");
     json_object_set_new(rep, "latency_ms", json_integer(7));
     run->report_us = io_now_us();
-    if (!io_driver_send(d, json_pack("{s:s, s:[o]}", "op", "report", "reports", rep)))
+    if (!io_driver_send(d, json_pack("{s:s, s:[o]}", "op", "report", "reports", rep))) {
+        vec_format(run->report_error, sizeof run->report_error, "report not sent: %s", io_driver_why(d));
         return;
+    }
     json_t *ans = io_driver_wait(d, run, REPORT_WAIT_MS);
     if (ans == NULL || !json_is_true(json_object_get(ans, "ok")))
         vec_format(run->report_error, sizeof run->report_error, "the driver answered the report with %s",
-                   ans == NULL ? "nothing" : "an error");
+                   ans == NULL ? io_driver_why(d) : "an error");
     json_decref(ans);
     uint64_t end = run->report_us + REPORT_WAIT_MS * 1000u;
     while (!reports_complete(run) && io_now_us() < end) {
@@ -232,7 +234,7 @@ static bool warm_up(io_run_t *run, io_driver_t *d, char *err, size_t cap)
     const char *dec = json_string_value(json_object_get(ans, "decision"));
     int changed = run->ic->restart >= 0 ? run->ic->restart : run->ic->join;
     vec_format(run->warmup, sizeof run->warmup, "warm-up check before %s's %s: %s", run->c.server_names[changed],
-               run->ic->restart >= 0 ? "restart" : "join", dec != NULL ? dec : "no decision");
+               run->ic->restart >= 0 ? "restart" : "join", dec != NULL ? dec : ans != NULL ? "no decision" : io_driver_why(d));
     bool ok = dec != NULL && strcmp(dec, "allowed") == 0;
     json_decref(ans);
     if (!ok) {
@@ -280,7 +282,7 @@ bool io_play(io_run_t *run, const char *cmd, char *err, size_t cap)
     if (ans == NULL || !json_is_true(json_object_get(ans, "ok"))) {
         const char *e = json_string_value(json_object_get(ans, "error"));
         vec_format(run->driver_error, sizeof run->driver_error, "create: %s",
-                   e != NULL ? e : "no answer (the driver did not start or spoke no JSON)");
+                   e != NULL ? e : ans != NULL ? "ok is not true" : io_driver_why(d));
         json_decref(ans);
         io_driver_stop(d);
         return true;
@@ -298,6 +300,8 @@ bool io_play(io_run_t *run, const char *cmd, char *err, size_t cap)
     run->check_us = io_now_us();
     if (io_driver_send(d, check_msg(run)))
         observe(run, d, ev, n_ev);
+    else
+        vec_format(run->driver_error, sizeof run->driver_error, "check: %s", io_driver_why(d));
     if (run->driver_error[0] == '\0')
         report(run, d);
     if (io_driver_send(d, json_pack("{s:s}", "op", "close")))

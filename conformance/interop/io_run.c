@@ -4,6 +4,7 @@
  * JUnit and JSON reports, and the closing line "interop: N passed, N failed,
  * N skipped". */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -282,7 +283,7 @@ static void run_case(io_state_t *st, const io_case_t *ic)
             run_once(st, ic, m[i], fam[f]);
 }
 
-static bool write_json(const io_state_t *st, const char *path)
+static bool write_json(const io_state_t *st, FILE *f, const char *path)
 {
     json_t *sev = json_object();
     for (size_t s = 0; s < N_SEVERITIES; s++)
@@ -293,8 +294,10 @@ static bool write_json(const io_state_t *st, const char *path)
                              (json_int_t)st->report.passed,
                              "failed", (json_int_t)st->report.failed, "skipped", (json_int_t)st->report.skipped,
                              "failed_checks_by_severity", sev, "runs", st->runs);
-    int rc = root != NULL ? json_dump_file(root, path, JSON_INDENT(1)) : -1;
+    int rc = root != NULL ? json_dumpf(root, f, JSON_INDENT(1)) : -1;
     json_decref(root);
+    if (fclose(f) != 0)
+        rc = -1;
     if (rc != 0)
         fprintf(stderr, "interop: cannot write %s\n", path);
     return rc == 0;
@@ -308,9 +311,20 @@ int io_run(const vec_file_list_t *files, const io_options_t *opt)
     if (o.driver == NULL)
         o.driver = io_default_driver();
     st.opt = &o;
-    if (!vec_report_open(&st.report, "interop", o.quiet, o.junit_path))
+    /* opened before the first run: a path that cannot be written is a usage
+     * error now, not after the whole matrix */
+    FILE *json_f = o.json_path != NULL ? fopen(o.json_path, "w") : NULL;
+    if (o.json_path != NULL && json_f == NULL) {
+        fprintf(stderr, "rl-testbed interop: cannot create JSON file %s: %s\n", o.json_path, strerror(errno));
         return 2;
+    }
+    if (!vec_report_open(&st.report, "interop", o.quiet, o.junit_path)) {
+        if (json_f != NULL)
+            fclose(json_f);
+        return 2;
+    }
     st.runs = o.json_path != NULL ? json_array() : NULL;
+    uint64_t started_us = io_now_us();
     bool broken = false;
     io_case_t *ic = malloc(sizeof *ic);
     for (size_t i = 0; ic != NULL && i < files->n; i++) {
@@ -328,7 +342,14 @@ int io_run(const vec_file_list_t *files, const io_options_t *opt)
     free(ic);
     fprintf(stdout, "interop failed checks by severity: security %lu, decision %lu, interop %lu, convention %lu\n",
             st.by_severity[0], st.by_severity[1], st.by_severity[2], st.by_severity[3]);
-    bool json_ok = o.json_path == NULL || write_json(&st, o.json_path);
+    /* the closing note gives the tolerances and the run time (issue 22 "Done when") */
+    uint64_t took_ms = (io_now_us() - started_us) / 1000u;
+    fprintf(stdout,
+            "interop tolerances: timing -%u ms/+%u%% of U (U = %u ms), completion race %u ms, testbed script %u ms; "
+            "run time %llu.%01llu s\n",
+            IO_EARLY_MS, IO_LATE_PERCENT, IO_UNIT_MS, IO_EARLY_MS, IO_SCRIPT_SLACK_MS,
+            (unsigned long long)(took_ms / 1000u), (unsigned long long)(took_ms % 1000u / 100u));
+    bool json_ok = o.json_path == NULL || write_json(&st, json_f, o.json_path);
     json_decref(st.runs);
     unsigned long failed = st.report.failed;
     bool junit_ok = vec_report_close(&st.report, o.junit_path);

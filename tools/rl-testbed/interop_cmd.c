@@ -79,6 +79,10 @@ int rl_cmd_interop(int argc, char **argv)
                    has_value) {
             const char **slot = a[2] == 'd' ? &opt.driver : a[3] == 'u' ? &opt.junit_path : &opt.json_path;
             *slot = argv[++i];
+            if (argv[i][0] == '\0') {
+                fprintf(stderr, "rl-testbed interop: %s wants a value, got an empty string\n", a);
+                return EXIT_USAGE;
+            }
         } else if (strcmp(a, "--auth") == 0 && has_value) {
             if (!parse_list(argv[++i], modes, 3, &opt.auth_mask, mode_bits)) {
                 fprintf(stderr, "rl-testbed interop: --auth wants a list of none, cookie, aes, got \"%s\"\n", argv[i]);

@@ -29,6 +29,15 @@ expect 0 "usage: rl-testbed interop" "--help" "$tb" interop --help
 expect 2 "--auth wants a list of none, cookie, aes" "--auth bogus" "$tb" interop --auth bogus "$case1"
 expect 2 "--family wants 4, 6 or 4,6" "--family 5" "$tb" interop --family 5 "$case1"
 expect 2 "unknown option" "--bogus" "$tb" interop --bogus
+expect 2 "unknown option or missing value: --driver" "--driver without a command" "$tb" interop "$case1" --driver
+expect 2 "--driver wants a value, got an empty string" "--driver ''" "$tb" interop --driver '' "$case1"
+# a --json path that cannot be written stops before any run (not after the matrix)
+expect 2 "cannot create JSON file $tmp/no-dir/r.json" "--json in a missing folder" \
+    "$tb" interop --json "$tmp/no-dir/r.json" "$case1"
+if grep -q "^interop: [0-9]" "$tmp/out"; then
+    echo "FAIL --json in a missing folder ran cases first"
+    fails=$((fails + 1))
+fi
 expect 2 "no-such-case.json" "a missing case file" "$tb" interop "$tmp/no-such-case.json"
 sed 's/"kind": "downgraded"/"kind": "sideways"/' "$src/conformance/interop/cases/downgraded_oldest_ignored_aes.json" \
     >"$tmp/bad_event.json"
@@ -44,9 +53,36 @@ sed 's/"server": "B", "before"/"server": "Q", "before"/' "$own/dns_restart_new_i
 expect 2 'restart: want' "a restart of no server" "$tb" interop "$tmp/restart.json"
 sed 's/"join": "D"/"join": "Q"/' "$own/dns_member_joins_oldest_selected.json" >"$tmp/join.json"
 expect 2 'join: want the name of a server' "a join of no server" "$tb" interop "$tmp/join.json"
-expect 1 "create: no answer" "a driver that exits at once" "$tb" interop --driver false --family 4 --auth none "$case1"
+expect 1 "create: the driver exited with status 1" "a driver that exits at once" "$tb" interop --driver false --family 4 --auth none "$case1"
+expect 1 "interop tolerances: timing -10 ms/+40% of U (U = 100 ms), completion race 10 ms, testbed script 5 ms; run time [0-9]*\\.[0-9] s" \
+    "the closing note gives the tolerances and the run time" "$tb" interop --driver false --family 4 --auth none "$case1"
 expect 1 "interop: 0 passed, 1 failed" "the closing line of a failed run" \
     "$tb" interop --driver false --family 4 --auth none "$case1"
+
+# A broken driver gets a named error and the run ends (docs/interop.md "Driver protocol").
+one="--family 4 --auth none $case1"
+expect 1 'create: the driver wrote a line that is not a JSON object: "starting"' "a banner line before the answer" \
+    "$tb" interop --driver 'echo starting; cat >/dev/null' $one
+expect 1 'check: the driver exited with status 3' "a driver that exits during the check" \
+    "$tb" interop --driver 'read l; echo "{\"ok\":true}"; read l; exit 3' $one
+expect 1 'check: the driver wrote a line nobody asked for' "an extra line after the create answer" \
+    "$tb" interop --driver "read l; printf '{\"ok\":true}\\n{\"ok\":true}\\n'; cat >/dev/null" $one
+# A driver that hangs at create: named, and nothing it started outlives the run
+# (sh -c forks the command: the whole process group is stopped).
+expect 1 'create: no answer within 10000 ms' "a driver that hangs at create" \
+    "$tb" interop --driver "sleep 300 & echo \$! >$tmp/hang.pid; wait" $one
+alive() { # running, not a zombie waiting for its new parent to reap it
+    local st
+    st=$(ps -o stat= -p "$1" 2>/dev/null) && [ "${st#Z}" = "$st" ]
+}
+for _ in 1 2 3 4 5 6 7 8 9 10; do alive "$(cat "$tmp/hang.pid")" || break; sleep 0.2; done
+if alive "$(cat "$tmp/hang.pid")"; then
+    echo "FAIL a hung driver's child outlives the run"
+    kill "$(cat "$tmp/hang.pid")"
+    fails=$((fails + 1))
+else
+    echo "ok   a hung driver's child is stopped with it"
+fi
 
 # Reports: JUnit names the run with its mode and family, JSON has the schema and the failing check.
 "$tb" interop --driver false --family 4 --auth none --junit "$tmp/r.xml" --json "$tmp/r.json" "$case1" >/dev/null 2>&1

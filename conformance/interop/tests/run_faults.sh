@@ -51,7 +51,7 @@ done <<<"$table"
 # An unknown fault name is refused by the driver, and the run says so.
 RL_INTEROP_FAULT=bogus "$tb" interop --driver "$drv" --family 4 --auth none "$cases/rule4_oldest_selected_immediately.json" \
     >"$tmp/bogus.out" 2>&1
-if [ $? != 1 ] || ! grep -q 'create: no answer' "$tmp/bogus.out"; then
+if [ $? != 1 ] || ! grep -q 'create: the driver exited with status 2' "$tmp/bogus.out"; then
     echo "FAIL bogus fault: want exit 1 and the create failure named"
     cat "$tmp/bogus.out"
     fails=$((fails + 1))

@@ -146,6 +146,33 @@ static void test_deadline_just_before_passes(void **state)
     assert_true(find(&rows, "deadline")->pass);
 }
 
+/* r-client.md 9.3.1, wire_protocol.md dedup_ttl_ms: the deadline is the operation's (the first
+ * transmission's time_stamp + dedup_ttl_ms): a replay at 305 ms that carries a fresh time_stamp
+ * (200 ms later) is still after it. */
+static void test_deadline_fresh_time_stamp_fails(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    good_run(&f->run);
+    request(&f->run, 1, 305000, 1)->time_stamp += 200;
+    io_judge(&f->run, &rows);
+    assert_false(find(&rows, "deadline")->pass);
+    assert_string_equal(f->run.rx[f->run.n_rx - 1].kind, "late");
+}
+
+/* r-client.md 9.3.1: a time_stamp ahead of the clock does not move the deadline past t0 + TTL. */
+static void test_deadline_future_time_stamp_fails(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    good_run(&f->run);
+    for (size_t i = 0; i < f->run.n_rx; i++)
+        f->run.rx[i].time_stamp += 5000;
+    request(&f->run, 1, 300000, 1)->time_stamp += 5000;
+    io_judge(&f->run, &rows);
+    assert_false(find(&rows, "deadline")->pass);
+}
+
 /* r-client.md 9.3.2: every transmission reuses the unique_id. */
 static void test_unique_id_second_value_fails(void **state)
 {
@@ -368,6 +395,33 @@ static void test_completion_race_within_tolerance(void **state)
     assert_only_failure(&rows, "completion");
 }
 
+/* r-client.md 9.3.4 "immediately before returning": sends to B and C 100 ms after the return are
+ * no completion delivery (the tolerance is 40% U either side of the return). */
+static void test_completion_long_after_return_fails(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    good_run(&f->run);
+    f->run.rx[3].at_us = T0 + 115500;
+    f->run.rx[4].at_us = T0 + 115500;
+    io_judge(&f->run, &rows);
+    assert_false(find(&rows, "completion")->pass);
+    assert_string_not_equal(f->run.rx[3].kind, "completion");
+}
+
+/* r-client.md 9.3.4 "one fire-and-forget send": within the race window (B's response 3 ms before
+ * the return) one completion to B or none passes, two do not. */
+static void test_completion_race_two_sends_fail(void **state)
+{
+    fixture_t *f = *state;
+    io_rows_t rows;
+    good_run(&f->run);
+    valid_response(&f->run, 1, 15500 - 3000);
+    request(&f->run, 1, 15400, 1);
+    io_judge(&f->run, &rows);
+    assert_false(find(&rows, "completion")->pass);
+}
+
 /* r-client.md 9.3.1 over 9.3.4: a response read at 306 ms, after the dedup deadline (300 ms), is
  * selected with no completion send, which may not be initiated then (seen at load 10; failed
  * before: "no completion send to A"); at 289 ms the completion is still owed. */
@@ -476,6 +530,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_good_run_passes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deadline_at_the_deadline_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deadline_just_before_passes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_deadline_fresh_time_stamp_fails, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_deadline_future_time_stamp_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unique_id_second_value_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dedup_ttl_not_h_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fanout_missing_server_fails, setup, teardown),
@@ -492,6 +548,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_split_fanout_after_invalid_datagram_is_initial, setup, teardown),
         cmocka_unit_test_setup_teardown(test_completion_race_within_tolerance, setup, teardown),
         cmocka_unit_test_setup_teardown(test_completion_not_owed_at_the_deadline, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_completion_long_after_return_fails, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_completion_race_two_sends_fail, setup, teardown),
         cmocka_unit_test_setup_teardown(test_steering_rebind_new_port_passes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_steering_rebind_same_port_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_steering_no_rebind_new_port_fails, setup, teardown),
