@@ -105,8 +105,18 @@ static bool extra_line(io_driver_t *d)
     char *nl = memchr(d->buf, '\n', d->len);
     if (nl == NULL)
         return false;
-    vec_format(d->why, sizeof d->why, "the driver wrote a line nobody asked for (one answer per message): \"%.*s\"",
-               (int)((size_t)(nl - d->buf) < 60 ? (size_t)(nl - d->buf) : 60), d->buf);
+    int shown = (int)((size_t)(nl - d->buf) < 60 ? (size_t)(nl - d->buf) : 60);
+    /* a line that is no JSON object is named so whenever it arrives (a banner
+     * read before or after the message is sent: the same words either way) */
+    json_error_t e;
+    json_t *v = json_loadb(d->buf, (size_t)(nl - d->buf), 0, &e);
+    bool object = json_is_object(v);
+    json_decref(v);
+    if (!object)
+        vec_format(d->why, sizeof d->why, "the driver wrote a line that is not a JSON object: \"%.*s\"", shown, d->buf);
+    else
+        vec_format(d->why, sizeof d->why, "the driver wrote a line nobody asked for (one answer per message): \"%.*s\"",
+                   shown, d->buf);
     return true;
 }
 

@@ -55,9 +55,10 @@ json_t *io_run_json(const io_run_t *run, const io_rows_t *rows, bool rerun, cons
     json_t *checks = json_array(), *timeline = json_array();
     for (size_t i = 0; i < rows->n; i++) {
         const io_row_t *r = &rows->rows[i];
-        json_array_append_new(checks, json_pack("{s:s, s:b, s:s, s:s, s:b, s:s}", "name", r->name, "pass", r->pass,
-                                                "severity", r->severity, "spec", r->spec, "timing", r->timing,
-                                                "detail", r->detail));
+        bool judged = strncmp(r->detail, "not judged", 10) != 0;
+        json_array_append_new(checks, json_pack("{s:s, s:b, s:b, s:s, s:s, s:b, s:s}", "name", r->name, "pass",
+                                                r->pass, "judged", judged || !r->pass, "severity", r->severity, "spec",
+                                                r->spec, "timing", r->timing, "detail", r->detail));
     }
     for (size_t i = 0; i < run->n_rx; i++) {
         const io_rx_t *x = &run->rx[i];

@@ -209,6 +209,11 @@ void vec_report_skip_row(vec_report_t *r, const char *name, char *detail)
         print_row(r, name, "SKIP", false, detail);
 }
 
+void vec_report_na_row(vec_report_t *r, const char *name, char *detail)
+{
+    print_row(r, name, "N/A", false, detail);
+}
+
 void vec_report_case(vec_report_t *r, vec_case_t *c)
 {
     record(r, c);

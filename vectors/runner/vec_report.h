@@ -112,6 +112,9 @@ void vec_report_inconclusive_row(vec_report_t *r, const char *name, char *detail
 /* The same, for a check the client under test does not support (SKIP; printed
  * with gate.verbose only). */
 void vec_report_skip_row(vec_report_t *r, const char *name, char *detail);
+/* A row of a case with nothing to judge for this check (status N/A): shown
+ * like a passing row, neither passed nor failed (the case's verdict counts). */
+void vec_report_na_row(vec_report_t *r, const char *name, char *detail);
 /* Count and keep (for JUnit) a case without printing a row for it. */
 void vec_report_count(vec_report_t *r, vec_case_t *c);
 /* Finish the JUnit file, print one line per skip reason, the failures grouped

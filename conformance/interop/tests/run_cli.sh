@@ -108,5 +108,15 @@ if [ "$(cat "$tmp/answers")" != "$want" ]; then
 else
     echo "ok   driver answers to bad messages"
 fi
+# A driver that declines every case plays nothing: no green verdict (project,
+# as conformance: "gate: no test ran", exit 1).
+pydrv="python3 $src/conformance/interop/drivers/python/rl_interop_driver.py"
+expect 1 "gate: no test ran" "a driver that declines every case" \
+    "$tb" interop --auth cookie --family 4 --driver "$pydrv" "$own/dns_three_members_oldest_selected.json"
+# A check with nothing to judge is said to be N/A, never a PASS (docs/interop.md:
+# a driver that does not name the selected server).
+expect 0 "  selected     N/A    decision; not judged: the driver does not name the selected server" \
+    "a check with nothing to judge is N/A" "$tb" interop --auth cookie --family 4 \
+    --driver "$pydrv | sed -u 's/, \"server_id\": \"[0-9]*\"//'" "$own/silent_round_then_oldest.json"
 [ "$fails" = 0 ] && echo "interop cli: all passed"
 exit $((fails > 0))
