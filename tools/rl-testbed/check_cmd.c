@@ -81,6 +81,36 @@ static int parse_u64(const char *s, size_t len, uint64_t min, uint64_t max, uint
     return 0;
 }
 
+/* A plain decimal (digits, one optional '.', an optional e/E exponent): no
+ * sign, space, hex, inf or nan, which strtod alone would take. */
+static int parse_decimal(const char *s, double *out) {
+    size_t digits = strspn(s, "0123456789");
+    const char *p = s + digits;
+    if (*p == '.') {
+        size_t frac = strspn(p + 1, "0123456789");
+        digits += frac;
+        p += 1 + frac;
+    }
+    if (digits == 0) {
+        return -1;
+    }
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        p += *p == '+' || *p == '-';
+        size_t exp = strspn(p, "0123456789");
+        if (exp == 0) {
+            return -1;
+        }
+        p += exp;
+    }
+    if (*p != '\0') {
+        return -1;
+    }
+    char *end = NULL;
+    *out = strtod(s, &end);
+    return end == p ? 0 : -1;
+}
+
 /* Split s at ':' into at most max fields (pointer + length). Returns the count. */
 static size_t split(const char *s, const char **f, size_t *len, size_t max) {
     size_t n = 0;
@@ -297,18 +327,16 @@ static int parse_option(int argc, char **argv, int *i, check_cfg_t *cfg) {
         cfg->load_n = n;
         return 0;
     case 9: {
-        char *end = NULL;
-        cfg->rate = strtod(v, &end);
-        if (end == v || *end != '\0' || !(cfg->rate >= 0.0 && cfg->rate <= 1e7)) {
-            return bad("--rate", v, "want requests per second, 0..10000000 (0 = one at a time)");
+        /* At least 0.001/s: request i is due i/R s after the start, which must fit the clock in us. */
+        if (parse_decimal(v, &cfg->rate) != 0 || !(cfg->rate == 0.0 || (cfg->rate >= 0.001 && cfg->rate <= 1e7))) {
+            return bad("--rate", v, "want requests per second, a decimal 0.001..10000000, or 0 (one at a time)");
         }
         cfg->rate_given = true;
         return 0;
     }
     case 10: {
-        char *end = NULL;
-        double s = strtod(v, &end);
-        if (end == v || *end != '\0' || !(s >= 0.001 && s <= 86400.0)) {
+        double s = 0.0;
+        if (parse_decimal(v, &s) != 0 || !(s >= 0.001 && s <= 86400.0)) {
             return bad("--duration", v, "want seconds, 0.001..86400");
         }
         cfg->load = true;

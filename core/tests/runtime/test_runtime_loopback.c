@@ -280,6 +280,57 @@ static void test_three_datagrams_one_recvmmsg(void **state) { (void)state; batch
 static void test_twenty_datagrams_two_recvmmsg(void **state) { (void)state; batched_drain(20, 2); }
 static void test_full_batch_reads_again(void **state) { (void)state; batched_drain(16, 2); }
 
+/* A datagram of len bytes: the framing's first bytes, then filler. */
+static void send_len_to(uint16_t port, size_t len) {
+    static uint8_t big[9000];
+    big[0] = 0x52;
+    big[1] = 0x4C;
+    big[2] = 0x28;
+    int fd = socket(AF_INET, SOCK_DGRAM, 0);
+    assert_true(fd >= 0);
+    struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    assert_int_equal(sendto(fd, big, len, 0, (struct sockaddr *)&to, sizeof to), (ssize_t)len);
+    close(fd);
+}
+
+/* wire_protocol.md (one message per datagram, at most 1200 bytes) and api.md
+ * "Datagrams and Timers" (malformed datagrams are noise, the request stays in
+ * flight): a datagram larger than the receive buffer (1201, 1300, 9000 bytes:
+ * cut to the buffer, still over 1200, so malformed, never read as a shorter
+ * message) and empty datagrams are each one received datagram of noise,
+ * across a batch boundary (17 queued: 16 + 1, two recvmmsg calls), and the
+ * request in flight is still answered. */
+static void test_oversized_and_empty_datagrams_are_noise(void **state) {
+    (void)state;
+    static const size_t lens[17] = {0, 1201, 1300, 9000, 0, 0, 1201, 9000, 0, 1300, 0, 0, 9000, 0, 1201, 0, 9000};
+    fx_t f;
+    fx_start(&f, 1, false, R_AUTH_COOKIE, false);
+    uint16_t port = 0;
+    assert_int_equal(r_runtime_local_port(f.rt, R_ADDR_INET, &port), RCLIENT_OK);
+    responder_set_silent(f.resp, 0, true);
+    rt_result_t out = {0};
+    r_client_req_t *req = NULL;
+    assert_int_equal(r_client_check_rate_limit_async(r_runtime_client_handle(f.rt), &f.res, 1, NULL, 0, NULL, 0,
+                                                     rt_on_result, &out, &req),
+                     RCLIENT_OK);
+    for (size_t i = 0; i < 17; i++) {
+        send_len_to(port, lens[i]);
+    }
+    usleep(2000);
+    assert_int_equal(r_runtime_client_on_readable(f.rt, r_runtime_socket_at(f.rt, 0)), RCLIENT_OK);
+    r_runtime_stats_t st;
+    r_runtime_client_stats(f.rt, &st);
+    assert_int_equal(st.datagrams_received, 17);
+    assert_int_equal(st.noise_protocol, 17);
+    assert_int_equal(st.noise_auth, 0);
+    assert_int_equal(st.recvmmsg_calls, 2);
+    assert_int_equal(out.completions, 0); /* still in flight */
+    responder_set_silent(f.resp, 0, false);
+    assert_true(rt_run_until(f.rt, &out.completions, req, RT_HANG_MS)); /* the replay is answered */
+    assert_int_equal(out.status, RCLIENT_OK);
+    fx_stop(&f);
+}
+
 static void test_on_readable_rejects_foreign_socket(void **state) {
     (void)state;
     fx_t f;
@@ -552,6 +603,7 @@ int main(void) {
         cmocka_unit_test(test_three_datagrams_one_recvmmsg),
         cmocka_unit_test(test_twenty_datagrams_two_recvmmsg),
         cmocka_unit_test(test_full_batch_reads_again),
+        cmocka_unit_test(test_oversized_and_empty_datagrams_are_noise),
         cmocka_unit_test(test_on_readable_rejects_foreign_socket),
         cmocka_unit_test(test_rebind_is_a_new_source_port_at_the_server),
         cmocka_unit_test(test_failed_rebind_keeps_the_old_socket),

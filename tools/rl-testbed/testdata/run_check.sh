@@ -55,6 +55,16 @@ expect "report needs a guard" 2 err "--report needs a --guard" -- check --key "$
 expect "load needs rate" 2 err "--load or --duration go with --rate R or --concurrency K" -- check --key "$key" --server "$s1" \
     --bucket a:1000:1 --load 10
 expect "bad rate" 2 err "--rate 'fast'" -- check --key "$key" --server "$s1" --bucket a:1000:1 --load 10 --rate fast
+# project: R >= 0.001 (request i due i/R s after the start must fit the us clock; 1e-300 was
+# undefined behaviour, a float-to-integer overflow); a plain decimal (strtod took hex, inf, spaces).
+for r in 1e-300 0.0005 -1 0x10 " 5" nan inf 1e12; do
+    expect "bad rate '$r'" 2 err "--rate '$r': want requests per second, a decimal 0.001..10000000, or 0" -- check \
+        --key "$key" --server "$s1" --bucket a:1000:1 --load 10 --rate "$r"
+done
+for d in 0 0x1 " 1" 1e5 nan; do
+    expect "bad duration '$d'" 2 err "--duration '$d': want seconds, 0.001..86400" -- check \
+        --key "$key" --server "$s1" --bucket a:1000:1 --duration "$d" --rate 10
+done
 expect "bad key" 2 err "--key: not a valid API key" -- check --key rl-cookie1xyz --server "$s1" --bucket a:1000:1
 # ... naming the rule it breaks (the checksum: the last character of a valid key changed).
 expect "bad key: the rule named" 2 err "--key: not a valid API key (rl-none, rl-cookie or rl-aes, version 1): bech32: invalid checksum" \

@@ -113,5 +113,22 @@ expect "bad duration" 2 err "--duration '0': want seconds" -- check --key "$key"
 expect "bad concurrency" 2 err "--concurrency '0': want requests in flight" -- check --key "$key" \
     --server "$fast" --bucket a:1000:1 --load 1 --concurrency 0
 
+# project: a loop behind its schedule reads the replies between its sends. An
+# rl-none key (its 60 ms dedup horizon: the default unit) at 50,000/s, more than
+# this client sends: before, the loop sent for as long as it was behind and read
+# nothing, the replies overflowed the socket buffer and 49,600 of 50,000 requests
+# failed (under 1 % decided) against a server that answered every one; reading
+# between every 32 sends, 60 to 78 % are decided at load 7. The bar (10 %) is the
+# starved loop's failure, not the machine's speed.
+none_key=rl-none1qyyqwps9qspsyq2sk8e0sfdp3ys
+start_serve burst --tenant "$none_key" --server port=0,start=1767225600
+burst="$(server_id burst 0)@127.0.0.1:$(server_port burst 0)"
+(unset RATELIMITLY_REQUEST_UNIT_MS; "$bin" check --key "$none_key" --server "$burst" --bucket load:1000:1000000 \
+    --load 20000 --rate 50000 --json >"$tmp/out" 2>"$tmp/err")
+json_check "behind schedule: 20,000 requests" 'j["requests"] == 20000'
+json_check "behind schedule: replies read between sends (>= 10 % allowed)" 'j["allowed"] >= 2000'
+json_check "behind schedule: every request counted" \
+    'j["allowed"] + j["denied"] + j["failed"] + j["submit_errors"] == 20000'
+
 echo "check load: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]

@@ -68,6 +68,26 @@ static void test_quantiles(void **state) {
     free(h);
 }
 
+/* project (check_hist.h): nearest rank at the first bucket edges, by hand.
+ * 255 | 256 257 | 258 | 510 511 | 512: buckets [255], [256,257], [258,259],
+ * [510,511], [512,515]. Rank ceil(q * 7): q 0.25 -> 2 -> 257; 0.5 -> 4 -> 259;
+ * 0.6 -> 5 and 0.8 -> 6 -> 511; 0.9 -> 7 -> 515, capped at the max 512. */
+static void test_quantiles_at_bucket_edges(void **state) {
+    (void)state;
+    check_hist_t *h = fresh();
+    static const uint64_t vs[] = {255, 256, 257, 258, 510, 511, 512};
+    for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) {
+        check_hist_record(h, vs[i]);
+    }
+    assert_int_equal(check_hist_quantile(h, 0.25), 257);
+    assert_int_equal(check_hist_quantile(h, 0.50), 259);
+    assert_int_equal(check_hist_quantile(h, 0.60), 511);
+    assert_int_equal(check_hist_quantile(h, 0.80), 511);
+    assert_int_equal(check_hist_quantile(h, 0.90), 512);
+    assert_int_equal(check_hist_quantile(h, 0.0), 255); /* rank at least 1 */
+    free(h);
+}
+
 /* The top bucket's bound never exceeds the exact maximum; empty reads 0. */
 static void test_capped_and_empty(void **state) {
     (void)state;
@@ -83,7 +103,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_small_values_exact), cmocka_unit_test(test_bucket_edges),
         cmocka_unit_test(test_precision),          cmocka_unit_test(test_quantiles),
-        cmocka_unit_test(test_capped_and_empty),
+        cmocka_unit_test(test_capped_and_empty),   cmocka_unit_test(test_quantiles_at_bucket_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
