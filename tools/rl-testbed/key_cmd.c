@@ -172,6 +172,8 @@ static int cmd_inspect(int argc, char **argv)
     if (argc != 3)
         return usage_error(argc < 3 ? "key inspect: give the KEY" : "unexpected argument", argc < 3 ? NULL : argv[3]);
     const char *key = argv[2];
+    if (key[0] == '-') /* no credential HRP starts with '-': an option, and inspect has none */
+        return usage_error("unknown option", key);
     if (strncasecmp(key, "rl-secret1", 10) == 0) { /* the HRP, in either case (Bech32) */
         uint8_t secret[R_CLIENT_SECRET_LEN];
         r_key_diag_t d;
@@ -236,5 +238,5 @@ int rl_cmd_key(int argc, char **argv)
         return cmd_make(argc, argv);
     if (strcmp(argv[1], "inspect") == 0)
         return cmd_inspect(argc, argv);
-    return usage_error("key: unknown subcommand", argv[1]);
+    return usage_error(argv[1][0] == '-' ? "unknown option" : "key: unknown subcommand", argv[1]);
 }

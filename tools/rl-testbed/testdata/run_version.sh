@@ -70,15 +70,22 @@ for cmd in vectors conformance dialect check admin "sweep merge" "sweep report";
 done
 expect "help of an unknown command" 2 err "rl-testbed: unknown command 'frobnicate'" -- help frobnicate
 
-# One wording for an unknown option, every command but interop (issue 26; project): the name alone.
-for cmd in vectors conformance "dialect --client x" "check" "admin" "key make rl-none" "sim" "serve --tenant x" \
-    "sweep x.json" "sweep merge a"; do
-    case "$cmd" in sim|serve*|sweep*) "$bin" --help | grep -q "^  sim " || continue ;; esac
+# One wording for an unknown option, every command (issue 26; project): the name alone.
+for cmd in vectors conformance "dialect --client x" "check" "admin" "key make rl-none" "key inspect" "key" "sim" \
+    "serve --tenant x" "sweep x.json" "sweep merge a" "sweep report d" "interop"; do
+    case "$cmd" in sim|serve*|sweep*|interop) "$bin" --help | grep -q "^  sim " || continue ;; esac
     # shellcheck disable=SC2086
     expect "$cmd --frob: unknown option" 2 err "rl-testbed: unknown option '--frob'" -- $cmd --frob
 done
 expect "sim --seed last: missing value" 2 err "rl-testbed: missing value after '--seed'" -- sim --seed
 expect "sweep --out last: missing value" 2 err "rl-testbed: missing value after '--out'" -- sweep x.json --out
+if "$bin" --help | grep -q "^  sim "; then
+    expect "interop --driver last: missing value" 2 err "rl-testbed: missing value after '--driver'" -- interop --driver
+    expect "sweep report --out last: missing value" 2 err "rl-testbed: missing value after '--out'" -- sweep report d --out
+fi
+# --opt=value edge cases (project): '--=x' and '-x=1' are not split and are unknown options.
+expect "--=x is an unknown option" 2 err "rl-testbed: unknown option '--=x'" -- vectors --=x
+expect "-x=1 is an unknown option" 2 err "rl-testbed: unknown option '-x=1'" -- vectors -x=1
 
 echo "run_version: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]
