@@ -86,6 +86,21 @@ expect "a changed character: the checksum rule" 1 out "rule broken: bech32: inva
     key inspect rl-none1qyyqwps9qspsyq2sk8e0sfdp3yt
 expect "inspect never prints the secret" 0 out "secret: 32 bytes (not shown)" -- key inspect \
     "$("$bin" key make rl-aes --secret-hex "$sec")"
+# inspect - reads the key from stdin (project: a command line is visible to other users of the host).
+checks=$((checks + 1))
+k=$("$bin" key make rl-aes --key-id 77 --secret-hex "$sec")
+if printf '%s\n' "$k" | "$bin" key inspect - >"$tmp/out" 2>&1 && grep -qx "key_id: 77" "$tmp/out" &&
+    grep -qx "secret: 32 bytes (not shown)" "$tmp/out" && ! grep -q "$sec" "$tmp/out"; then
+    echo "ok   inspect -: the key from stdin"; else fail "inspect -: $(cat "$tmp/out")"; fi
+checks=$((checks + 1))
+if printf 'rl-none1qyyqwps9qspsyq2sk8e0sfdp3yt\n' | "$bin" key inspect - >"$tmp/out" 2>&1; then rc=0; else rc=$?; fi
+if [ "$rc" -eq 1 ] && grep -qF "rule broken: bech32: invalid checksum (bech32)" "$tmp/out"; then
+    echo "ok   inspect -: a bad key from stdin names its rule"; else fail "inspect - bad key: exit $rc: $(cat "$tmp/out")"; fi
+checks=$((checks + 1))
+if "$bin" key inspect - </dev/null >"$tmp/out" 2>"$tmp/err"; then rc=0; else rc=$?; fi
+if [ "$rc" -eq 2 ] && grep -qF "rl-testbed: key inspect -: no line on stdin" "$tmp/err"; then
+    echo "ok   inspect -: empty stdin is a usage error"; else fail "inspect - </dev/null: exit $rc"; fi
+expect "inspect: an option is not a key" 2 err "rl-testbed: unknown option '--frob'" -- key inspect --frob
 expect "make: a quota not representable" 2 err "--quota 'dedup_ttl_ms=5': dedup_ttl_ms=5 is not representable" -- \
     key make rl-aes --quota dedup_ttl_ms=5
 # --quota edge cases (wire_protocol.md "API-key quota word, format version 1": each field's code and
