@@ -479,8 +479,30 @@ int main(int argc, char **argv)
         /* help CMD [SUB]: exactly what CMD [SUB] --help prints. */
         char *sub[4] = {argv[2], NULL, NULL, NULL};
         int n = 1;
-        if (argc > 3)
+        if (argc > 4)
+            return usage_error(usage, "unexpected argument", argv[4]);
+        if (argc > 3) {
+            /* Only a subcommand that exists: `help key frob` printed key's help and exited 0. */
+            static const char *const subs[][2] = {{"key", "make"},      {"key", "inspect"},  {"sweep", "merge"},
+                                                  {"sweep", "report"},  {"admin", "tenant"}, {"admin", "status"},
+                                                  {"admin", "metrics"}};
+            bool known = false;
+            for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
+                known = known || (strcmp(argv[2], subs[i][0]) == 0 && strcmp(argv[3], subs[i][1]) == 0);
+            bool command = false;
+            for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+                command = command || strcmp(argv[2], commands[i].name) == 0;
+            if (!command)
+                return usage_error(usage, "unknown command", argv[2]);
+            if (!known && argv[3][0] == '-')
+                return usage_error(usage, "unknown option", argv[3]);
+            if (!known) {
+                fprintf(stderr, "rl-testbed: help: '%s' has no subcommand '%s'\n", argv[2], argv[3]);
+                usage(stderr);
+                return EXIT_USAGE;
+            }
             sub[n++] = argv[3];
+        }
         sub[n++] = "--help";
         if (strcmp(argv[2], "sweep") == 0 && argc > 3 && strcmp(argv[3], "report") == 0)
             return rl_cmd_sweep_report(n - 1, sub + 1);

@@ -69,6 +69,13 @@ for cmd in vectors conformance dialect check admin "sweep merge" "sweep report";
         failures=$((failures + 1)); echo "FAIL help $cmd (exit $rc1) differs from $cmd --help (exit $rc2)"; fi
 done
 expect "help of an unknown command" 2 err "rl-testbed: unknown command 'frobnicate'" -- help frobnicate
+# help CMD SUB: only a subcommand CMD has (project; help key frob printed key's help, exit 0).
+expect "help of an unknown subcommand" 2 err "rl-testbed: help: 'key' has no subcommand 'frob'" -- help key frob
+expect "help of a command without subcommands" 2 err "rl-testbed: help: 'vectors' has no subcommand 'x'" -- help vectors x
+expect "help of an unknown command and a subcommand" 2 err "rl-testbed: unknown command 'frob'" -- help frob x
+expect "help with one argument too many" 2 err "rl-testbed: unexpected argument 'x'" -- help key make x
+expect "help key inspect" 0 out "rl-testbed key inspect KEY|-" -- help key inspect
+expect "help admin status" 0 out "usage: rl-testbed admin" -- help admin status
 
 # One wording for an unknown option, every command (issue 26; project): the name alone.
 for cmd in vectors conformance "dialect --client x" "check" "admin" "key make rl-none" "key inspect" "key" "sim" \
