@@ -435,6 +435,32 @@ static int print_version(void)
  * to know): an argument that starts with "--", names an option of letters, digits and dashes,
  * and holds '=' is split in two; a bare "--" ends the splitting. Returns a new argv (NULL-ended)
  * or NULL on out of memory; *argc_out gets its length. */
+/* The options of each command that take no value: `--quiet=yes` must not become `--quiet` and a
+ * file named "yes" (nor `--check-determinism=no` turn the check on). */
+static bool is_flag(const char *command, const char *name, size_t len)
+{
+    static const char *const flags[][2] = {
+        {"vectors", " --quiet --verbose --norm --fail-on-skip "},
+        {"conformance", " --quiet --verbose --norm --fail-on-skip --vectors-only --cases-only "},
+        {"check", " --json --no-sendmmsg --quiet "},
+        {"admin", " --json "},
+        {"sim", " --check-determinism --quiet --wall-time --explore --first --no-shrink "},
+        {"interop", " --rotate --quiet "},
+        {"sweep", " --check --quiet "},
+    };
+    char key[64];
+    if (len + 3 > sizeof key)
+        return false;
+    snprintf(key, sizeof key, " %.*s ", (int)len, name);
+    if (strcmp(key, " --help ") == 0 || strcmp(key, " --version ") == 0)
+        return true;
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+        if (strcmp(command, flags[i][0]) == 0)
+            return strstr(flags[i][1], key) != NULL;
+    }
+    return false;
+}
+
 static char **split_long_options(int argc, char **argv, int *argc_out)
 {
     char **out = calloc((size_t)argc * 2 + 1, sizeof *out);
@@ -449,6 +475,12 @@ static char **split_long_options(int argc, char **argv, int *argc_out)
         char *eq = split && i >= 2 && strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
         size_t name_len = eq != NULL ? (size_t)(eq - a) : 0;
         if (eq != NULL && name_len > 2 && strspn(a + 2, "abcdefghijklmnopqrstuvwxyz0123456789-") == name_len - 2) {
+            if (is_flag(argv[1], a, name_len)) {
+                fprintf(stderr, "rl-testbed: option '%.*s' takes no value\n", (int)name_len, a);
+                *argc_out = -1;
+                free(out);
+                return NULL;
+            }
             out[n] = strndup(a, name_len);
             if (out[n] == NULL)
                 return NULL; /* out of memory at start-up: the process exits */
@@ -466,6 +498,8 @@ static char **split_long_options(int argc, char **argv, int *argc_out)
 int main(int argc, char **argv)
 {
     argv = split_long_options(argc, argv, &argc);
+    if (argv == NULL && argc == -1)
+        return EXIT_USAGE; /* --flag=value, said on stderr */
     if (argv == NULL) {
         fputs("rl-testbed: out of memory\n", stderr);
         return 1;

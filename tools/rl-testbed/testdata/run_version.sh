@@ -93,6 +93,18 @@ fi
 # --opt=value edge cases (project): '--=x' and '-x=1' are not split and are unknown options.
 expect "--=x is an unknown option" 2 err "rl-testbed: unknown option '--=x'" -- vectors --=x
 expect "-x=1 is an unknown option" 2 err "rl-testbed: unknown option '-x=1'" -- vectors -x=1
+# An option without a value given one (project): refused, not split into the flag and a stray argument
+# (vectors --quiet=1 read a vector file named "1"; sim --check-determinism=no turned the check on).
+expect "--quiet=1 takes no value" 2 err "rl-testbed: option '--quiet' takes no value" -- vectors --quiet=1
+expect "check --json= takes no value" 2 err "rl-testbed: option '--json' takes no value" -- check --json=
+expect "admin --json=1 takes no value" 2 err "rl-testbed: option '--json' takes no value" -- admin --json=1 status
+expect "vectors --json=FILE still takes a value" 0 out "vectors: 16 passed, 0 failed" -- \
+    vectors --json="$tmp/v.json" "$src/vectors/bucket_id.json"
+if "$bin" --help | grep -q "^  sim "; then
+    expect "sim --check-determinism=no takes no value" 2 err "rl-testbed: option '--check-determinism' takes no value" -- \
+        sim --check-determinism=no "$src/sim/traces/loss_5pct.json"
+    expect "interop --rotate=1 takes no value" 2 err "rl-testbed: option '--rotate' takes no value" -- interop --rotate=1
+fi
 
 echo "run_version: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]
