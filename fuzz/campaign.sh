@@ -45,7 +45,14 @@ out=""
 merge=0
 build=1
 harnesses=()
+# A value option needs a non-empty value: '--out' last or '--out=' must not start a campaign that
+# writes into the source tree (nor stop on "$2: unbound variable").
+need() { [ -n "$2" ] || { echo "campaign: missing value after $1" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
+  case "$1" in
+    --engine|--seconds|--jobs|--fork|--out) need "$1" "${2:-}" ;;
+    --engine=*|--seconds=*|--jobs=*|--fork=*|--out=*) need "${1%%=*}" "${1#*=}" ;;
+  esac
   case "$1" in
     --engine) engine="$2"; shift 2 ;;
     --engine=*) engine="${1#*=}"; shift ;;

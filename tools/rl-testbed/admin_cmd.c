@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,7 +122,25 @@ static int parse_tenant(const char *s, uint64_t *out) {
     return 0;
 }
 
-/* --quota: a word, or field=value,... over the credential's quotas. */
+/* --quota: a word, or field=value,... over the credential's quotas. Each field at most once, no
+ * empty item, each value a number the field's code can carry (wire_protocol.md "API-key quota
+ * word, format version 1": the rule of the field is named when it cannot). */
+static const struct {
+    const char *name;
+    size_t offset;
+    const char *rule;
+} quota_fields[] = {
+    {"rate_buckets", offsetof(r_api_key_quotas_t, rate_buckets_max), "a power of two 1..16777216 (2^0..2^24)"},
+    {"latency_services", offsetof(r_api_key_quotas_t, latency_services_max),
+     "a power of two 1..16777216 (2^0..2^24)"},
+    {"metrics_labels", offsetof(r_api_key_quotas_t, metrics_labels_max),
+     "a power of two 1..2147483648 (2^0..2^31)"},
+    {"latency_buffer", offsetof(r_api_key_quotas_t, latency_buffer_size_max), "a power of two 1..32768 (2^0..2^15)"},
+    {"dedup_ttl_ms", offsetof(r_api_key_quotas_t, dedup_ttl_ms_max), "a multiple of 10 in 10..2000"},
+    {"rate_window_ms", offsetof(r_api_key_quotas_t, rate_window_size_ms_max),
+     "a power of two 1..1073741824 (2^0..2^30) or 4294967295"},
+};
+
 int rl_apply_quota(const char *q, r_auth_key_info_t *info, char *why, size_t cap) {
     uint64_t word = 0;
     if (parse_u64(q, UINT32_MAX, &word) == 0) {
@@ -137,32 +156,64 @@ int rl_apply_quota(const char *q, r_auth_key_info_t *info, char *why, size_t cap
         snprintf(why, cap, "empty: want a quota word or FIELD=NUMBER,...");
         return -1;
     }
+    if (isdigit((unsigned char)q[0]) && strchr(q, '=') == NULL) {
+        snprintf(why, cap, "not a valid quota word: want decimal or 0x hex digits up to 4294967295 (a u32)");
+        return -1;
+    }
     char buf[256];
-    snprintf(buf, sizeof buf, "%s", q);
-    for (char *tok = strtok(buf, ","); tok != NULL; tok = strtok(NULL, ",")) {
+    if (strlen(q) >= sizeof buf) {
+        snprintf(why, cap, "longer than %zu characters", sizeof buf - 1);
+        return -1;
+    }
+    memcpy(buf, q, strlen(q) + 1);
+    unsigned seen = 0;
+    for (char *tok = buf, *next = NULL; tok != NULL; tok = next) {
+        char *comma = strchr(tok, ',');
+        next = comma != NULL ? comma + 1 : NULL;
+        if (comma != NULL) {
+            *comma = '\0';
+        }
+        if (tok[0] == '\0') {
+            snprintf(why, cap, "an empty item (two commas, or a comma at either end)");
+            return -1;
+        }
         char *eq = strchr(tok, '=');
-        uint64_t v = 0;
-        if (eq == NULL || (*eq = '\0', parse_u64(eq + 1, UINT32_MAX, &v)) != 0) {
+        if (eq == NULL) {
             snprintf(why, cap, "'%s': want FIELD=NUMBER", tok);
             return -1;
         }
-        uint32_t *dst = strcmp(tok, "rate_buckets") == 0       ? &info->quotas.rate_buckets_max
-                        : strcmp(tok, "latency_services") == 0 ? &info->quotas.latency_services_max
-                        : strcmp(tok, "metrics_labels") == 0   ? &info->quotas.metrics_labels_max
-                        : strcmp(tok, "latency_buffer") == 0   ? &info->quotas.latency_buffer_size_max
-                        : strcmp(tok, "dedup_ttl_ms") == 0     ? &info->quotas.dedup_ttl_ms_max
-                        : strcmp(tok, "rate_window_ms") == 0   ? &info->quotas.rate_window_size_ms_max
-                                                               : NULL;
-        if (dst == NULL) {
-            snprintf(why, cap, "unknown field '%s'", tok);
+        *eq = '\0';
+        size_t f = 0;
+        while (f < sizeof quota_fields / sizeof quota_fields[0] && strcmp(tok, quota_fields[f].name) != 0) {
+            f++;
+        }
+        if (f == sizeof quota_fields / sizeof quota_fields[0]) {
+            snprintf(why, cap,
+                     "unknown field '%s' (rate_buckets, latency_services, metrics_labels, latency_buffer, "
+                     "dedup_ttl_ms, rate_window_ms)",
+                     tok);
             return -1;
         }
+        if ((seen & (1u << f)) != 0) {
+            snprintf(why, cap, "%s: given twice", tok);
+            return -1;
+        }
+        seen |= 1u << f;
+        uint64_t v = 0;
+        if (eq[1] == '\0') {
+            snprintf(why, cap, "%s: missing value after '='", tok);
+            return -1;
+        }
+        if (parse_u64(eq + 1, UINT32_MAX, &v) != 0) {
+            snprintf(why, cap, "%s=%s: not a number (decimal or 0x hex digits, no sign): %s must be %s", tok,
+                     eq + 1, tok, quota_fields[f].rule);
+            return -1;
+        }
+        uint32_t *dst = (uint32_t *)(void *)((char *)&info->quotas + quota_fields[f].offset);
         *dst = (uint32_t)v;
         if (rl_quota_encode(&info->quotas, &info->quota_word) != RCLIENT_OK) {
-            snprintf(why, cap,
-                     "%s=%s is not representable in the quota word (powers of two; dedup_ttl_ms 10..2000 "
-                     "in steps of 10; rate_window_ms a power of two or 4294967295)",
-                     tok, eq + 1);
+            snprintf(why, cap, "%s=%s is not representable in the quota word: %s must be %s", tok, eq + 1, tok,
+                     quota_fields[f].rule);
             return -1;
         }
     }

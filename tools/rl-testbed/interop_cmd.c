@@ -94,7 +94,10 @@ int rl_cmd_interop(int argc, char **argv)
                 return EXIT_USAGE;
             }
         } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "rl-testbed interop: unknown option or missing value: %s\n", a);
+            /* One wording with every other command (tools/rl-testbed/README.md). */
+            bool known = strcmp(a, "--driver") == 0 || strcmp(a, "--junit") == 0 || strcmp(a, "--json") == 0 ||
+                         strcmp(a, "--auth") == 0 || strcmp(a, "--family") == 0;
+            fprintf(stderr, "rl-testbed: %s '%s'\n", known ? "missing value after" : "unknown option", a);
             usage(stderr);
             return EXIT_USAGE;
         } else if (n_args < (int)(sizeof args / sizeof args[0])) {

@@ -28,7 +28,7 @@ static void usage(FILE *f)
 {
     fputs("usage: rl-testbed key make rl-none|rl-cookie|rl-aes|rl-secret [--key-id N] [--secret-hex HEX]\n"
           "                            [--quota WORD|FIELD=N,...]\n"
-          "       rl-testbed key inspect KEY\n"
+          "       rl-testbed key inspect KEY|-\n"
           "\n"
           "make prints one credential (wire_protocol.md \"Bech32 Credential Formats\"), format\n"
           "version 1. The key_id (API keys) and the 32-byte secret (rl-cookie, rl-aes, rl-secret)\n"
@@ -40,7 +40,8 @@ static void usage(FILE *f)
           "\n"
           "inspect prints the key field by field (type, format version, key_id, quota word and\n"
           "each quota, the default tenant DNS name; the secret's length, never its bytes), or the\n"
-          "rule it breaks and exits 1.\n"
+          "rule it breaks and exits 1. With -, the key is the first line of stdin (a command line\n"
+          "is visible to other users of the host; so is --secret-hex's).\n"
           "\n"
           "  --key-id N        the key_id (0..18446744073709551615)\n"
           "  --secret-hex HEX  the secret, 64 hex digits (rl-cookie, rl-aes, rl-secret)\n"
@@ -167,11 +168,33 @@ static const char *reason_name(r_key_error_t r)
     }
 }
 
+static int inspect_key(const char *key);
+
 static int cmd_inspect(int argc, char **argv)
 {
     if (argc != 3)
         return usage_error(argc < 3 ? "key inspect: give the KEY" : "unexpected argument", argc < 3 ? NULL : argv[3]);
     const char *key = argv[2];
+    char line[512];
+    if (strcmp(key, "-") == 0) {
+        /* The key from stdin: a command line is visible to other users of the host. */
+        if (fgets(line, sizeof line, stdin) == NULL) {
+            fprintf(stderr, "rl-testbed: key inspect -: no line on stdin\n");
+            return EXIT_USAGE;
+        }
+        line[strcspn(line, "\r\n")] = '\0';
+        key = line;
+        int rc = inspect_key(key);
+        OPENSSL_cleanse(line, sizeof line);
+        return rc;
+    }
+    if (key[0] == '-') /* no credential HRP starts with '-': an option, and inspect has none */
+        return usage_error("unknown option", key);
+    return inspect_key(key);
+}
+
+static int inspect_key(const char *key)
+{
     if (strncasecmp(key, "rl-secret1", 10) == 0) { /* the HRP, in either case (Bech32) */
         uint8_t secret[R_CLIENT_SECRET_LEN];
         r_key_diag_t d;
@@ -236,5 +259,5 @@ int rl_cmd_key(int argc, char **argv)
         return cmd_make(argc, argv);
     if (strcmp(argv[1], "inspect") == 0)
         return cmd_inspect(argc, argv);
-    return usage_error("key: unknown subcommand", argv[1]);
+    return usage_error(argv[1][0] == '-' ? "unknown option" : "key: unknown subcommand", argv[1]);
 }

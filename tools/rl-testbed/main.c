@@ -435,6 +435,32 @@ static int print_version(void)
  * to know): an argument that starts with "--", names an option of letters, digits and dashes,
  * and holds '=' is split in two; a bare "--" ends the splitting. Returns a new argv (NULL-ended)
  * or NULL on out of memory; *argc_out gets its length. */
+/* The options of each command that take no value: `--quiet=yes` must not become `--quiet` and a
+ * file named "yes" (nor `--check-determinism=no` turn the check on). */
+static bool is_flag(const char *command, const char *name, size_t len)
+{
+    static const char *const flags[][2] = {
+        {"vectors", " --quiet --verbose --norm --fail-on-skip "},
+        {"conformance", " --quiet --verbose --norm --fail-on-skip --vectors-only --cases-only "},
+        {"check", " --json --no-sendmmsg --quiet "},
+        {"admin", " --json "},
+        {"sim", " --check-determinism --quiet --wall-time --explore --first --no-shrink "},
+        {"interop", " --rotate --quiet "},
+        {"sweep", " --check --quiet "},
+    };
+    char key[64];
+    if (len + 3 > sizeof key)
+        return false;
+    snprintf(key, sizeof key, " %.*s ", (int)len, name);
+    if (strcmp(key, " --help ") == 0 || strcmp(key, " --version ") == 0)
+        return true;
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+        if (strcmp(command, flags[i][0]) == 0)
+            return strstr(flags[i][1], key) != NULL;
+    }
+    return false;
+}
+
 static char **split_long_options(int argc, char **argv, int *argc_out)
 {
     char **out = calloc((size_t)argc * 2 + 1, sizeof *out);
@@ -449,6 +475,12 @@ static char **split_long_options(int argc, char **argv, int *argc_out)
         char *eq = split && i >= 2 && strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
         size_t name_len = eq != NULL ? (size_t)(eq - a) : 0;
         if (eq != NULL && name_len > 2 && strspn(a + 2, "abcdefghijklmnopqrstuvwxyz0123456789-") == name_len - 2) {
+            if (is_flag(argv[1], a, name_len)) {
+                fprintf(stderr, "rl-testbed: option '%.*s' takes no value\n", (int)name_len, a);
+                *argc_out = -1;
+                free(out);
+                return NULL;
+            }
             out[n] = strndup(a, name_len);
             if (out[n] == NULL)
                 return NULL; /* out of memory at start-up: the process exits */
@@ -470,6 +502,8 @@ static char **split_argv;
 int main(int argc, char **argv)
 {
     argv = split_argv = split_long_options(argc, argv, &argc);
+    if (argv == NULL && argc == -1)
+        return EXIT_USAGE; /* --flag=value, said on stderr */
     if (argv == NULL) {
         fputs("rl-testbed: out of memory\n", stderr);
         return 1;
@@ -483,8 +517,30 @@ int main(int argc, char **argv)
         /* help CMD [SUB]: exactly what CMD [SUB] --help prints. */
         char *sub[4] = {argv[2], NULL, NULL, NULL};
         int n = 1;
-        if (argc > 3)
+        if (argc > 4)
+            return usage_error(usage, "unexpected argument", argv[4]);
+        if (argc > 3) {
+            /* Only a subcommand that exists: `help key frob` printed key's help and exited 0. */
+            static const char *const subs[][2] = {{"key", "make"},      {"key", "inspect"},  {"sweep", "merge"},
+                                                  {"sweep", "report"},  {"admin", "tenant"}, {"admin", "status"},
+                                                  {"admin", "metrics"}};
+            bool known = false;
+            for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
+                known = known || (strcmp(argv[2], subs[i][0]) == 0 && strcmp(argv[3], subs[i][1]) == 0);
+            bool command = false;
+            for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+                command = command || strcmp(argv[2], commands[i].name) == 0;
+            if (!command)
+                return usage_error(usage, "unknown command", argv[2]);
+            if (!known && argv[3][0] == '-')
+                return usage_error(usage, "unknown option", argv[3]);
+            if (!known) {
+                fprintf(stderr, "rl-testbed: help: '%s' has no subcommand '%s'\n", argv[2], argv[3]);
+                usage(stderr);
+                return EXIT_USAGE;
+            }
             sub[n++] = argv[3];
+        }
         sub[n++] = "--help";
         if (strcmp(argv[2], "sweep") == 0 && argc > 3 && strcmp(argv[3], "report") == 0)
             return rl_cmd_sweep_report(n - 1, sub + 1);

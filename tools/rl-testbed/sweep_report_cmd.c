@@ -42,8 +42,10 @@ static void usage(FILE *f)
 
 static int usage_error(const char *what, const char *arg)
 {
+    /* An unknown option and a missing value are worded as by every other command. */
+    bool common = strcmp(what, "unknown option") == 0 || strcmp(what, "missing value after") == 0;
     if (arg != NULL)
-        fprintf(stderr, "rl-testbed: sweep report: %s '%s'\n", what, arg);
+        fprintf(stderr, "rl-testbed: %s%s '%s'\n", common ? "" : "sweep report: ", what, arg);
     else
         fprintf(stderr, "rl-testbed: sweep report: %s\n", what);
     usage(stderr);

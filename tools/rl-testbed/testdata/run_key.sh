@@ -86,8 +86,54 @@ expect "a changed character: the checksum rule" 1 out "rule broken: bech32: inva
     key inspect rl-none1qyyqwps9qspsyq2sk8e0sfdp3yt
 expect "inspect never prints the secret" 0 out "secret: 32 bytes (not shown)" -- key inspect \
     "$("$bin" key make rl-aes --secret-hex "$sec")"
+# inspect - reads the key from stdin (project: a command line is visible to other users of the host).
+checks=$((checks + 1))
+k=$("$bin" key make rl-aes --key-id 77 --secret-hex "$sec")
+if printf '%s\n' "$k" | "$bin" key inspect - >"$tmp/out" 2>&1 && grep -qx "key_id: 77" "$tmp/out" &&
+    grep -qx "secret: 32 bytes (not shown)" "$tmp/out" && ! grep -q "$sec" "$tmp/out"; then
+    echo "ok   inspect -: the key from stdin"; else fail "inspect -: $(cat "$tmp/out")"; fi
+checks=$((checks + 1))
+if printf 'rl-none1qyyqwps9qspsyq2sk8e0sfdp3yt\n' | "$bin" key inspect - >"$tmp/out" 2>&1; then rc=0; else rc=$?; fi
+if [ "$rc" -eq 1 ] && grep -qF "rule broken: bech32: invalid checksum (bech32)" "$tmp/out"; then
+    echo "ok   inspect -: a bad key from stdin names its rule"; else fail "inspect - bad key: exit $rc: $(cat "$tmp/out")"; fi
+checks=$((checks + 1))
+if "$bin" key inspect - </dev/null >"$tmp/out" 2>"$tmp/err"; then rc=0; else rc=$?; fi
+if [ "$rc" -eq 2 ] && grep -qF "rl-testbed: key inspect -: no line on stdin" "$tmp/err"; then
+    echo "ok   inspect -: empty stdin is a usage error"; else fail "inspect - </dev/null: exit $rc"; fi
+expect "inspect: an option is not a key" 2 err "rl-testbed: unknown option '--frob'" -- key inspect --frob
 expect "make: a quota not representable" 2 err "--quota 'dedup_ttl_ms=5': dedup_ttl_ms=5 is not representable" -- \
     key make rl-aes --quota dedup_ttl_ms=5
+# --quota edge cases (wire_protocol.md "API-key quota word, format version 1": each field's code and
+# range; project: an empty item or a field given twice is refused, not read as the defaults or the
+# last value; a value that is not a number says so, with the field's rule).
+expect "make: quota 0 breaks the power-of-two rule" 2 err \
+    "rate_buckets=0 is not representable in the quota word: rate_buckets must be a power of two 1..16777216 (2^0..2^24)" -- \
+    key make rl-none --quota rate_buckets=0
+expect "make: latency_buffer 2^16 is above the 4-bit code" 2 err \
+    "latency_buffer must be a power of two 1..32768 (2^0..2^15)" -- key make rl-none --quota latency_buffer=65536
+expect "make: latency_buffer 2^15 is the largest" 0 out "rl-none1" -- key make rl-none --quota latency_buffer=32768
+expect "make: rate_window_ms 2^31 is not a window" 2 err \
+    "rate_window_ms must be a power of two 1..1073741824 (2^0..2^30) or 4294967295" -- \
+    key make rl-none --quota rate_window_ms=2147483648
+expect "make: a negative quota is not a number" 2 err \
+    "--quota 'rate_buckets=-1': rate_buckets=-1: not a number (decimal or 0x hex digits, no sign)" -- \
+    key make rl-none --quota rate_buckets=-1
+expect "make: a quota over u32 is not a number" 2 err \
+    "rate_buckets=4294967296: not a number (decimal or 0x hex digits, no sign)" -- \
+    key make rl-none --quota rate_buckets=4294967296
+expect "make: a quota without its value" 2 err "--quota 'dedup_ttl_ms=': dedup_ttl_ms: missing value after '='" -- \
+    key make rl-none --quota dedup_ttl_ms=
+expect "make: a lone comma is an empty item, not the defaults" 2 err \
+    "--quota ',': an empty item (two commas, or a comma at either end)" -- key make rl-none --quota ,
+expect "make: a trailing comma is an empty item" 2 err "an empty item" -- key make rl-none --quota rate_buckets=8,
+expect "make: a field given twice" 2 err "--quota 'rate_buckets=8,rate_buckets=16': rate_buckets: given twice" -- \
+    key make rl-none --quota rate_buckets=8,rate_buckets=16
+expect "make: a quota word over u32" 2 err \
+    "--quota '4294967296': not a valid quota word: want decimal or 0x hex digits up to 4294967295 (a u32)" -- \
+    key make rl-none --quota 4294967296
+expect "make: an unknown field lists the fields" 2 err \
+    "unknown field 'rate' (rate_buckets, latency_services, metrics_labels, latency_buffer, dedup_ttl_ms, rate_window_ms)" -- \
+    key make rl-none --quota rate=8
 expect "make: unknown type" 2 err "rl-testbed: key make: unknown type (rl-none, rl-cookie, rl-aes or rl-secret) 'rl-foo'" -- \
     key make rl-foo
 expect "make: rl-none has no secret" 2 err "an rl-none key has no secret" -- key make rl-none --secret-hex "$sec"

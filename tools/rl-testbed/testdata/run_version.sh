@@ -69,16 +69,42 @@ for cmd in vectors conformance dialect check admin "sweep merge" "sweep report";
         failures=$((failures + 1)); echo "FAIL help $cmd (exit $rc1) differs from $cmd --help (exit $rc2)"; fi
 done
 expect "help of an unknown command" 2 err "rl-testbed: unknown command 'frobnicate'" -- help frobnicate
+# help CMD SUB: only a subcommand CMD has (project; help key frob printed key's help, exit 0).
+expect "help of an unknown subcommand" 2 err "rl-testbed: help: 'key' has no subcommand 'frob'" -- help key frob
+expect "help of a command without subcommands" 2 err "rl-testbed: help: 'vectors' has no subcommand 'x'" -- help vectors x
+expect "help of an unknown command and a subcommand" 2 err "rl-testbed: unknown command 'frob'" -- help frob x
+expect "help with one argument too many" 2 err "rl-testbed: unexpected argument 'x'" -- help key make x
+expect "help key inspect" 0 out "rl-testbed key inspect KEY|-" -- help key inspect
+expect "help admin status" 0 out "usage: rl-testbed admin" -- help admin status
 
-# One wording for an unknown option, every command but interop (issue 26; project): the name alone.
-for cmd in vectors conformance "dialect --client x" "check" "admin" "key make rl-none" "sim" "serve --tenant x" \
-    "sweep x.json" "sweep merge a"; do
-    case "$cmd" in sim|serve*|sweep*) "$bin" --help | grep -q "^  sim " || continue ;; esac
+# One wording for an unknown option, every command (issue 26; project): the name alone.
+for cmd in vectors conformance "dialect --client x" "check" "admin" "key make rl-none" "key inspect" "key" "sim" \
+    "serve --tenant x" "sweep x.json" "sweep merge a" "sweep report d" "interop"; do
+    case "$cmd" in sim|serve*|sweep*|interop) "$bin" --help | grep -q "^  sim " || continue ;; esac
     # shellcheck disable=SC2086
     expect "$cmd --frob: unknown option" 2 err "rl-testbed: unknown option '--frob'" -- $cmd --frob
 done
 expect "sim --seed last: missing value" 2 err "rl-testbed: missing value after '--seed'" -- sim --seed
 expect "sweep --out last: missing value" 2 err "rl-testbed: missing value after '--out'" -- sweep x.json --out
+if "$bin" --help | grep -q "^  sim "; then
+    expect "interop --driver last: missing value" 2 err "rl-testbed: missing value after '--driver'" -- interop --driver
+    expect "sweep report --out last: missing value" 2 err "rl-testbed: missing value after '--out'" -- sweep report d --out
+fi
+# --opt=value edge cases (project): '--=x' and '-x=1' are not split and are unknown options.
+expect "--=x is an unknown option" 2 err "rl-testbed: unknown option '--=x'" -- vectors --=x
+expect "-x=1 is an unknown option" 2 err "rl-testbed: unknown option '-x=1'" -- vectors -x=1
+# An option without a value given one (project): refused, not split into the flag and a stray argument
+# (vectors --quiet=1 read a vector file named "1"; sim --check-determinism=no turned the check on).
+expect "--quiet=1 takes no value" 2 err "rl-testbed: option '--quiet' takes no value" -- vectors --quiet=1
+expect "check --json= takes no value" 2 err "rl-testbed: option '--json' takes no value" -- check --json=
+expect "admin --json=1 takes no value" 2 err "rl-testbed: option '--json' takes no value" -- admin --json=1 status
+expect "vectors --json=FILE still takes a value" 0 out "vectors: 16 passed, 0 failed" -- \
+    vectors --json="$tmp/v.json" "$src/vectors/bucket_id.json"
+if "$bin" --help | grep -q "^  sim "; then
+    expect "sim --check-determinism=no takes no value" 2 err "rl-testbed: option '--check-determinism' takes no value" -- \
+        sim --check-determinism=no "$src/sim/traces/loss_5pct.json"
+    expect "interop --rotate=1 takes no value" 2 err "rl-testbed: option '--rotate' takes no value" -- interop --rotate=1
+fi
 
 echo "run_version: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]
