@@ -29,7 +29,7 @@ expect 0 "usage: rl-testbed interop" "--help" "$tb" interop --help
 expect 2 "--auth wants a list of none, cookie, aes" "--auth bogus" "$tb" interop --auth bogus "$case1"
 expect 2 "--family wants 4, 6 or 4,6" "--family 5" "$tb" interop --family 5 "$case1"
 expect 2 "unknown option" "--bogus" "$tb" interop --bogus
-expect 2 "unknown option or missing value: --driver" "--driver without a command" "$tb" interop "$case1" --driver
+expect 2 "missing value after '--driver'" "--driver without a command" "$tb" interop "$case1" --driver
 expect 2 "--driver wants a value, got an empty string" "--driver ''" "$tb" interop --driver '' "$case1"
 # a --json path that cannot be written stops before any run (not after the matrix)
 expect 2 "cannot create JSON file $tmp/no-dir/r.json" "--json in a missing folder" \
