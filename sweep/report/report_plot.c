@@ -167,12 +167,12 @@ static void pareto_body(pout_t *o, const ctx_t *cx)
         lg = log_ok(x, d->n_configs);
         free(x);
     }
-    pr(o, "%sset xlabel 'p99 decision latency, mean over traces (ms)%s'\n"
+    pr(o, "%sset xlabel 'p99 decision latency, mean over traces (ms)%s; bars: paired 95 %% interval from the baseline'\n"
           "set ylabel 'false-allow rate, mean over traces (%% of decided requests)'\n"
           "set key outside right top box opaque\nset offsets graph 0.02, graph 0.08, graph 0.05, graph 0.05\n",
        lg ? "set logscale x\n" : "", lg ? ", log scale" : "");
     pr(o, "plot 'pareto.dat' index 0 using 1:2:5:6 with xyerrorbars pt 6 ps 1.1 lc rgb '" GREY "' "
-          "title 'configuration (bars: paired 95 %% interval of the difference from the baseline)', \\\n"
+          "title 'configuration', \\\n"
           "     '' index 1 using 1:2 with linespoints lw 2 dt 2 pt 7 ps 1.3 lc rgb '#000000' title 'Pareto front', \\\n"
           "     '' index 1 using 1:2:3 with labels left offset char 0.8,0.7 font ',9' tc rgb '#000000' notitle");
     for (size_t i = 0; i < cx->sel->n_hl; i++) {
@@ -357,11 +357,12 @@ static void oc_body(pout_t *o, const ctx_t *cx)
           "set key top right box opaque font ',10'\nset offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n");
     for (int panel = 0; panel < 2; panel++) {
         int xcol = panel == 0 ? 1 : 2;
-        pr(o, "set title '%s'\nset xlabel '%s'\n%s", panel == 0 ? "against the replay count N" : "against the dedup TTL",
+        pr(o, "set title '%s (bars: paired 95 %% interval from the baseline)'\nset xlabel '%s'\n%s",
+           panel == 0 ? "against the replay count N" : "against the dedup TTL",
            panel == 0 ? "replay count N (replays after the first send)" : "dedup TTL = horizon H (ms)",
            panel == 0 ? "set xtics 1\nset xrange [-0.5:*]\n" : "set xtics autofreq\nset xrange [0:*]\n");
         pr(o, "plot 'overconsumption.dat' index 0 using %d:3:5 with yerrorbars pt 6 ps 1.1 lc rgb '" GREY "' "
-              "title 'configuration (bars: paired 95 %% interval from the baseline)'",
+              "title 'configuration'",
            xcol);
         for (size_t i = 0; i < cx->sel->n_hl; i++) {
             pr(o, ", \\\n     '' index %zu using %d:3:5 with yerrorbars pt %zu ps 1.6 lw 1.5 lc rgb '%s' ", i + 1, xcol,
@@ -399,13 +400,12 @@ static void extra_data(pout_t *o, const ctx_t *cx)
 
 static void extra_body(pout_t *o, const ctx_t *cx)
 {
-    pr(o, "set ylabel 'extra datagrams per request, mean over traces'\nset xlabel 'configuration (coloured: highlighted)'\n"
+    pr(o, "set ylabel 'extra datagrams per request, mean over traces'\n"
+          "set xlabel 'configuration (coloured: highlighted; bars: paired 95 %% interval from the baseline)'\n"
           "set xtics rotate by 90 right font ',9' nomirror\nset boxwidth 0.8\nset style fill solid 0.85 border -1\n"
           "set xrange [-1:%zu]\nset yrange [0:*]\nset grid noxtics ytics\n"
-          "set key top left box opaque\n"
           "plot 'extra_datagrams.dat' using 1:3:4:xtic(2) with boxes lc rgb variable notitle, \\\n"
-          "     '' using 1:3:5 with yerrorbars pt -1 lw 1.5 lc rgb '#000000' "
-          "title 'paired 95 %% interval of the difference from the baseline'\n",
+          "     '' using 1:3:5 with yerrorbars pt -1 lw 1.5 lc rgb '#000000' notitle\n",
        cx->d->n_configs);
 }
 
