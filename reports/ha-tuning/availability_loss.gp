@@ -12,7 +12,7 @@ set xlabel 'Bernoulli loss rate on every link (%)'
 set offsets graph 0.03, graph 0.03, 0, 0
 set format y '%g'
 set key bottom left box opaque font ',10'
-set title 'availability, every configuration'
+set title 'availability, every configuration (bars: paired 95 % interval from the baseline)'
 set ylabel 'availability (decided / submitted)'
 set autoscale y
 plot 'availability_loss.dat' index 7 using 1:2 with lines lw 1 lc rgb '#b0b0b0' title 'other configurations', \
@@ -56,14 +56,14 @@ plot 'availability_loss.dat' index 7 using 1:2 with lines lw 1 lc rgb '#b0b0b0' 
      'availability_loss.dat' index 46 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 47 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 48 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
-     'availability_loss.dat' index 0 using 1:2 with linespoints lw 2 pt 1 ps 1.2 lc rgb '#1f77b4' title 'default (baseline)', \
-     'availability_loss.dat' index 1 using 1:2 with linespoints lw 2 pt 2 ps 1.2 lc rgb '#d62728' title 'api_md', \
-     'availability_loss.dat' index 2 using 1:2 with linespoints lw 2 pt 3 ps 1.2 lc rgb '#2ca02c' title 'strict_oldest', \
-     'availability_loss.dat' index 3 using 1:2 with linespoints lw 2 pt 4 ps 1.2 lc rgb '#ff7f0e' title 'oldest_preferred', \
-     'availability_loss.dat' index 4 using 1:2 with linespoints lw 2 pt 5 ps 1.2 lc rgb '#9467bd' title 'fastest_valid', \
-     'availability_loss.dat' index 5 using 1:2 with linespoints lw 2 pt 6 ps 1.2 lc rgb '#8c564b' title 'bounded_collection', \
-     'availability_loss.dat' index 6 using 1:2 with linespoints lw 2 pt 7 ps 1.2 lc rgb '#e377c2' title 'noC-default', \
-     'availability_loss.dat' index 17 using 1:2 with linespoints lw 2 pt 8 ps 1.2 lc rgb '#17becf' title 'b_fixed-U5-N3'
+     'availability_loss.dat' index 0 using 1:2:6 with yerrorlines lw 2 pt 1 ps 1.2 lc rgb '#1f77b4' title 'default (baseline)', \
+     'availability_loss.dat' index 1 using 1:2:6 with yerrorlines lw 2 pt 2 ps 1.2 lc rgb '#d62728' title 'api_md', \
+     'availability_loss.dat' index 2 using 1:2:6 with yerrorlines lw 2 pt 3 ps 1.2 lc rgb '#2ca02c' title 'strict_oldest', \
+     'availability_loss.dat' index 3 using 1:2:6 with yerrorlines lw 2 pt 4 ps 1.2 lc rgb '#ff7f0e' title 'oldest_preferred', \
+     'availability_loss.dat' index 4 using 1:2:6 with yerrorlines lw 2 pt 5 ps 1.2 lc rgb '#9467bd' title 'fastest_valid', \
+     'availability_loss.dat' index 5 using 1:2:6 with yerrorlines lw 2 pt 6 ps 1.2 lc rgb '#8c564b' title 'bounded_collection', \
+     'availability_loss.dat' index 6 using 1:2:6 with yerrorlines lw 2 pt 7 ps 1.2 lc rgb '#e377c2' title 'noC-default', \
+     'availability_loss.dat' index 17 using 1:2:6 with yerrorlines lw 2 pt 8 ps 1.2 lc rgb '#17becf' title 'b_fixed-U5-N3'
 set title 'difference from the baseline (default), paired 95 % intervals'
 set ylabel 'availability difference (percentage points)'
 set key top left box opaque font ',9'
@@ -88,7 +88,7 @@ set xlabel 'Bernoulli loss rate on every link (%)'
 set offsets graph 0.03, graph 0.03, 0, 0
 set format y '%g'
 set key bottom left box opaque font ',10'
-set title 'availability, every configuration'
+set title 'availability, every configuration (bars: paired 95 % interval from the baseline)'
 set ylabel 'availability (decided / submitted)'
 set autoscale y
 plot 'availability_loss.dat' index 7 using 1:2 with lines lw 1 lc rgb '#b0b0b0' title 'other configurations', \
@@ -132,14 +132,14 @@ plot 'availability_loss.dat' index 7 using 1:2 with lines lw 1 lc rgb '#b0b0b0' 
      'availability_loss.dat' index 46 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 47 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
      'availability_loss.dat' index 48 using 1:2 with lines lw 1 lc rgb '#b0b0b0' notitle, \
-     'availability_loss.dat' index 0 using 1:2 with linespoints lw 2 pt 1 ps 1.2 lc rgb '#1f77b4' title 'default (baseline)', \
-     'availability_loss.dat' index 1 using 1:2 with linespoints lw 2 pt 2 ps 1.2 lc rgb '#d62728' title 'api_md', \
-     'availability_loss.dat' index 2 using 1:2 with linespoints lw 2 pt 3 ps 1.2 lc rgb '#2ca02c' title 'strict_oldest', \
-     'availability_loss.dat' index 3 using 1:2 with linespoints lw 2 pt 4 ps 1.2 lc rgb '#ff7f0e' title 'oldest_preferred', \
-     'availability_loss.dat' index 4 using 1:2 with linespoints lw 2 pt 5 ps 1.2 lc rgb '#9467bd' title 'fastest_valid', \
-     'availability_loss.dat' index 5 using 1:2 with linespoints lw 2 pt 6 ps 1.2 lc rgb '#8c564b' title 'bounded_collection', \
-     'availability_loss.dat' index 6 using 1:2 with linespoints lw 2 pt 7 ps 1.2 lc rgb '#e377c2' title 'noC-default', \
-     'availability_loss.dat' index 17 using 1:2 with linespoints lw 2 pt 8 ps 1.2 lc rgb '#17becf' title 'b_fixed-U5-N3'
+     'availability_loss.dat' index 0 using 1:2:6 with yerrorlines lw 2 pt 1 ps 1.2 lc rgb '#1f77b4' title 'default (baseline)', \
+     'availability_loss.dat' index 1 using 1:2:6 with yerrorlines lw 2 pt 2 ps 1.2 lc rgb '#d62728' title 'api_md', \
+     'availability_loss.dat' index 2 using 1:2:6 with yerrorlines lw 2 pt 3 ps 1.2 lc rgb '#2ca02c' title 'strict_oldest', \
+     'availability_loss.dat' index 3 using 1:2:6 with yerrorlines lw 2 pt 4 ps 1.2 lc rgb '#ff7f0e' title 'oldest_preferred', \
+     'availability_loss.dat' index 4 using 1:2:6 with yerrorlines lw 2 pt 5 ps 1.2 lc rgb '#9467bd' title 'fastest_valid', \
+     'availability_loss.dat' index 5 using 1:2:6 with yerrorlines lw 2 pt 6 ps 1.2 lc rgb '#8c564b' title 'bounded_collection', \
+     'availability_loss.dat' index 6 using 1:2:6 with yerrorlines lw 2 pt 7 ps 1.2 lc rgb '#e377c2' title 'noC-default', \
+     'availability_loss.dat' index 17 using 1:2:6 with yerrorlines lw 2 pt 8 ps 1.2 lc rgb '#17becf' title 'b_fixed-U5-N3'
 set title 'difference from the baseline (default), paired 95 % intervals'
 set ylabel 'availability difference (percentage points)'
 set key top left box opaque font ',9'

@@ -8,14 +8,15 @@ set output 'extra_datagrams.svg'
 set title 'Extra datagrams per request (replays + completion sends)'
 set grid lc rgb '#dddddd'
 set ylabel 'extra datagrams per request, mean over traces'
-set xlabel 'configuration (coloured: highlighted)'
+set xlabel 'configuration (coloured: highlighted; bars: paired 95 % interval from the baseline)'
 set xtics rotate by 90 right font ',9' nomirror
 set boxwidth 0.8
 set style fill solid 0.85 border -1
 set xrange [-1:49]
 set yrange [0:*]
 set grid noxtics ytics
-plot 'extra_datagrams.dat' using 1:3:4:xtic(2) with boxes lc rgb variable notitle
+plot 'extra_datagrams.dat' using 1:3:4:xtic(2) with boxes lc rgb variable notitle, \
+     '' using 1:3:5 with yerrorbars pt -1 lw 1.5 lc rgb '#000000' notitle
 unset output
 
 reset
@@ -24,12 +25,13 @@ set output 'extra_datagrams.png'
 set title 'Extra datagrams per request (replays + completion sends)'
 set grid lc rgb '#dddddd'
 set ylabel 'extra datagrams per request, mean over traces'
-set xlabel 'configuration (coloured: highlighted)'
+set xlabel 'configuration (coloured: highlighted; bars: paired 95 % interval from the baseline)'
 set xtics rotate by 90 right font ',9' nomirror
 set boxwidth 0.8
 set style fill solid 0.85 border -1
 set xrange [-1:49]
 set yrange [0:*]
 set grid noxtics ytics
-plot 'extra_datagrams.dat' using 1:3:4:xtic(2) with boxes lc rgb variable notitle
+plot 'extra_datagrams.dat' using 1:3:4:xtic(2) with boxes lc rgb variable notitle, \
+     '' using 1:3:5 with yerrorbars pt -1 lw 1.5 lc rgb '#000000' notitle
 unset output

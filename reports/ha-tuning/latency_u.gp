@@ -17,26 +17,26 @@ set y2tics 0.2
 set ytics nomirror
 set key outside below maxrows 3 box font ',9'
 set bmargin 9
-set title 'empirical_lan'
-plot 'latency_u.dat' index 0 using 1:3 with linespoints lw 2 pt 7 lc rgb '#1f77b4' title 'U x default: p99', \
-     '' index 0 using 1:2 with linespoints lw 1.5 dt 2 pt 6 lc rgb '#1f77b4' title 'U x default: p50', \
-     '' index 0 using 1:4 axes x1y2 with linespoints lw 1 dt 3 pt 4 lc rgb '#1f77b4' title 'U x default: oldest selected', \
-     'latency_u.dat' index 1 using 1:3 with linespoints lw 2 pt 7 lc rgb '#d62728' title 'U x oldest_preferred: p99', \
-     '' index 1 using 1:2 with linespoints lw 1.5 dt 2 pt 6 lc rgb '#d62728' title 'U x oldest_preferred: p50', \
-     '' index 1 using 1:4 axes x1y2 with linespoints lw 1 dt 3 pt 4 lc rgb '#d62728' title 'U x oldest_preferred: oldest selected', \
-     'latency_u.dat' index 2 using 1:3 with linespoints lw 2 pt 7 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: p99', \
-     '' index 2 using 1:2 with linespoints lw 1.5 dt 2 pt 6 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: p50', \
-     '' index 2 using 1:4 axes x1y2 with linespoints lw 1 dt 3 pt 4 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: oldest selected'
-set title 'empirical_regions'
-plot 'latency_u.dat' index 3 using 1:3 with linespoints lw 2 pt 7 lc rgb '#1f77b4' title 'U x default: p99', \
-     '' index 3 using 1:2 with linespoints lw 1.5 dt 2 pt 6 lc rgb '#1f77b4' title 'U x default: p50', \
-     '' index 3 using 1:4 axes x1y2 with linespoints lw 1 dt 3 pt 4 lc rgb '#1f77b4' title 'U x default: oldest selected', \
-     'latency_u.dat' index 4 using 1:3 with linespoints lw 2 pt 7 lc rgb '#d62728' title 'U x oldest_preferred: p99', \
-     '' index 4 using 1:2 with linespoints lw 1.5 dt 2 pt 6 lc rgb '#d62728' title 'U x oldest_preferred: p50', \
-     '' index 4 using 1:4 axes x1y2 with linespoints lw 1 dt 3 pt 4 lc rgb '#d62728' title 'U x oldest_preferred: oldest selected', \
-     'latency_u.dat' index 5 using 1:3 with linespoints lw 2 pt 7 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: p99', \
-     '' index 5 using 1:2 with linespoints lw 1.5 dt 2 pt 6 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: p50', \
-     '' index 5 using 1:4 axes x1y2 with linespoints lw 1 dt 3 pt 4 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: oldest selected'
+set title 'empirical_lan (families side by side: U x 0.94 .. 1.06)'
+plot 'latency_u.dat' index 0 using ($1*0.9400):3:7 with yerrorlines lw 2 pt 7 lc rgb '#1f77b4' title 'U x default: p99', \
+     '' index 0 using ($1*0.9400):2:6 with yerrorlines lw 1.5 dt 2 pt 6 lc rgb '#1f77b4' title 'U x default: p50', \
+     '' index 0 using ($1*0.9400):4:8 axes x1y2 with yerrorlines lw 1 dt 3 pt 1 lc rgb '#1f77b4' title 'U x default: oldest selected', \
+     'latency_u.dat' index 1 using ($1*1.0000):3:7 with yerrorlines lw 2 pt 5 lc rgb '#d62728' title 'U x oldest_preferred: p99', \
+     '' index 1 using ($1*1.0000):2:6 with yerrorlines lw 1.5 dt 2 pt 4 lc rgb '#d62728' title 'U x oldest_preferred: p50', \
+     '' index 1 using ($1*1.0000):4:8 axes x1y2 with yerrorlines lw 1 dt 3 pt 2 lc rgb '#d62728' title 'U x oldest_preferred: oldest selected', \
+     'latency_u.dat' index 2 using ($1*1.0600):3:7 with yerrorlines lw 2 pt 9 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: p99', \
+     '' index 2 using ($1*1.0600):2:6 with yerrorlines lw 1.5 dt 2 pt 8 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: p50', \
+     '' index 2 using ($1*1.0600):4:8 axes x1y2 with yerrorlines lw 1 dt 3 pt 3 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: oldest selected'
+set title 'empirical_regions (families side by side: U x 0.94 .. 1.06)'
+plot 'latency_u.dat' index 3 using ($1*0.9400):3:7 with yerrorlines lw 2 pt 7 lc rgb '#1f77b4' title 'U x default: p99', \
+     '' index 3 using ($1*0.9400):2:6 with yerrorlines lw 1.5 dt 2 pt 6 lc rgb '#1f77b4' title 'U x default: p50', \
+     '' index 3 using ($1*0.9400):4:8 axes x1y2 with yerrorlines lw 1 dt 3 pt 1 lc rgb '#1f77b4' title 'U x default: oldest selected', \
+     'latency_u.dat' index 4 using ($1*1.0000):3:7 with yerrorlines lw 2 pt 5 lc rgb '#d62728' title 'U x oldest_preferred: p99', \
+     '' index 4 using ($1*1.0000):2:6 with yerrorlines lw 1.5 dt 2 pt 4 lc rgb '#d62728' title 'U x oldest_preferred: p50', \
+     '' index 4 using ($1*1.0000):4:8 axes x1y2 with yerrorlines lw 1 dt 3 pt 2 lc rgb '#d62728' title 'U x oldest_preferred: oldest selected', \
+     'latency_u.dat' index 5 using ($1*1.0600):3:7 with yerrorlines lw 2 pt 9 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: p99', \
+     '' index 5 using ($1*1.0600):2:6 with yerrorlines lw 1.5 dt 2 pt 8 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: p50', \
+     '' index 5 using ($1*1.0600):4:8 axes x1y2 with yerrorlines lw 1 dt 3 pt 3 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: oldest selected'
 unset multiplot
 unset output
 
@@ -55,25 +55,25 @@ set y2tics 0.2
 set ytics nomirror
 set key outside below maxrows 3 box font ',9'
 set bmargin 9
-set title 'empirical_lan'
-plot 'latency_u.dat' index 0 using 1:3 with linespoints lw 2 pt 7 lc rgb '#1f77b4' title 'U x default: p99', \
-     '' index 0 using 1:2 with linespoints lw 1.5 dt 2 pt 6 lc rgb '#1f77b4' title 'U x default: p50', \
-     '' index 0 using 1:4 axes x1y2 with linespoints lw 1 dt 3 pt 4 lc rgb '#1f77b4' title 'U x default: oldest selected', \
-     'latency_u.dat' index 1 using 1:3 with linespoints lw 2 pt 7 lc rgb '#d62728' title 'U x oldest_preferred: p99', \
-     '' index 1 using 1:2 with linespoints lw 1.5 dt 2 pt 6 lc rgb '#d62728' title 'U x oldest_preferred: p50', \
-     '' index 1 using 1:4 axes x1y2 with linespoints lw 1 dt 3 pt 4 lc rgb '#d62728' title 'U x oldest_preferred: oldest selected', \
-     'latency_u.dat' index 2 using 1:3 with linespoints lw 2 pt 7 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: p99', \
-     '' index 2 using 1:2 with linespoints lw 1.5 dt 2 pt 6 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: p50', \
-     '' index 2 using 1:4 axes x1y2 with linespoints lw 1 dt 3 pt 4 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: oldest selected'
-set title 'empirical_regions'
-plot 'latency_u.dat' index 3 using 1:3 with linespoints lw 2 pt 7 lc rgb '#1f77b4' title 'U x default: p99', \
-     '' index 3 using 1:2 with linespoints lw 1.5 dt 2 pt 6 lc rgb '#1f77b4' title 'U x default: p50', \
-     '' index 3 using 1:4 axes x1y2 with linespoints lw 1 dt 3 pt 4 lc rgb '#1f77b4' title 'U x default: oldest selected', \
-     'latency_u.dat' index 4 using 1:3 with linespoints lw 2 pt 7 lc rgb '#d62728' title 'U x oldest_preferred: p99', \
-     '' index 4 using 1:2 with linespoints lw 1.5 dt 2 pt 6 lc rgb '#d62728' title 'U x oldest_preferred: p50', \
-     '' index 4 using 1:4 axes x1y2 with linespoints lw 1 dt 3 pt 4 lc rgb '#d62728' title 'U x oldest_preferred: oldest selected', \
-     'latency_u.dat' index 5 using 1:3 with linespoints lw 2 pt 7 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: p99', \
-     '' index 5 using 1:2 with linespoints lw 1.5 dt 2 pt 6 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: p50', \
-     '' index 5 using 1:4 axes x1y2 with linespoints lw 1 dt 3 pt 4 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: oldest selected'
+set title 'empirical_lan (families side by side: U x 0.94 .. 1.06)'
+plot 'latency_u.dat' index 0 using ($1*0.9400):3:7 with yerrorlines lw 2 pt 7 lc rgb '#1f77b4' title 'U x default: p99', \
+     '' index 0 using ($1*0.9400):2:6 with yerrorlines lw 1.5 dt 2 pt 6 lc rgb '#1f77b4' title 'U x default: p50', \
+     '' index 0 using ($1*0.9400):4:8 axes x1y2 with yerrorlines lw 1 dt 3 pt 1 lc rgb '#1f77b4' title 'U x default: oldest selected', \
+     'latency_u.dat' index 1 using ($1*1.0000):3:7 with yerrorlines lw 2 pt 5 lc rgb '#d62728' title 'U x oldest_preferred: p99', \
+     '' index 1 using ($1*1.0000):2:6 with yerrorlines lw 1.5 dt 2 pt 4 lc rgb '#d62728' title 'U x oldest_preferred: p50', \
+     '' index 1 using ($1*1.0000):4:8 axes x1y2 with yerrorlines lw 1 dt 3 pt 2 lc rgb '#d62728' title 'U x oldest_preferred: oldest selected', \
+     'latency_u.dat' index 2 using ($1*1.0600):3:7 with yerrorlines lw 2 pt 9 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: p99', \
+     '' index 2 using ($1*1.0600):2:6 with yerrorlines lw 1.5 dt 2 pt 8 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: p50', \
+     '' index 2 using ($1*1.0600):4:8 axes x1y2 with yerrorlines lw 1 dt 3 pt 3 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: oldest selected'
+set title 'empirical_regions (families side by side: U x 0.94 .. 1.06)'
+plot 'latency_u.dat' index 3 using ($1*0.9400):3:7 with yerrorlines lw 2 pt 7 lc rgb '#1f77b4' title 'U x default: p99', \
+     '' index 3 using ($1*0.9400):2:6 with yerrorlines lw 1.5 dt 2 pt 6 lc rgb '#1f77b4' title 'U x default: p50', \
+     '' index 3 using ($1*0.9400):4:8 axes x1y2 with yerrorlines lw 1 dt 3 pt 1 lc rgb '#1f77b4' title 'U x default: oldest selected', \
+     'latency_u.dat' index 4 using ($1*1.0000):3:7 with yerrorlines lw 2 pt 5 lc rgb '#d62728' title 'U x oldest_preferred: p99', \
+     '' index 4 using ($1*1.0000):2:6 with yerrorlines lw 1.5 dt 2 pt 4 lc rgb '#d62728' title 'U x oldest_preferred: p50', \
+     '' index 4 using ($1*1.0000):4:8 axes x1y2 with yerrorlines lw 1 dt 3 pt 2 lc rgb '#d62728' title 'U x oldest_preferred: oldest selected', \
+     'latency_u.dat' index 5 using ($1*1.0600):3:7 with yerrorlines lw 2 pt 9 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: p99', \
+     '' index 5 using ($1*1.0600):2:6 with yerrorlines lw 1.5 dt 2 pt 8 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: p50', \
+     '' index 5 using ($1*1.0600):4:8 axes x1y2 with yerrorlines lw 1 dt 3 pt 3 lc rgb '#2ca02c' title 'U x b_fixed-U5-N3: oldest selected'
 unset multiplot
 unset output

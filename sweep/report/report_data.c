@@ -384,6 +384,31 @@ double rep_mean_over_traces(const rep_data_t *d, size_t c, rep_metric_t m)
     return n > 0 ? sum / (double)n : NAN;
 }
 
+bool rep_diff_over(const rep_data_t *d, size_t c, rep_metric_t m, const size_t *idx, size_t n_idx, double *mean,
+                   double *half)
+{
+    double sum = 0.0, hsum = 0.0;
+    size_t n = 0;
+    bool all_ci = true;
+    size_t count = idx != NULL ? n_idx : d->n_traces;
+    for (size_t i = 0; i < count; i++) {
+        const rep_stat_t *s = rep_stat(d, c, idx != NULL ? idx[i] : i, m);
+        if (!s->has)
+            continue;
+        if (!s->has_diff)
+            return *mean = NAN, *half = NAN, false;
+        sum += s->diff_mean;
+        if (s->has_ci)
+            hsum += (s->ci_high - s->ci_low) / 2.0;
+        else
+            all_ci = false;
+        n++;
+    }
+    *mean = n > 0 ? sum / (double)n : NAN;
+    *half = n > 0 && all_ci ? hsum / (double)n : NAN;
+    return n > 0;
+}
+
 void rep_data_free(rep_data_t *d)
 {
     if (d == NULL)

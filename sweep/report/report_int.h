@@ -50,6 +50,16 @@ size_t rep_u_families(const rep_data_t *d, size_t *first, size_t max);
  * of m (traces without a value skipped); NaN when none has one. */
 double rep_mean_over(const rep_data_t *d, size_t c, rep_metric_t m, const size_t *idx, size_t n);
 
+/* The mean over the traces idx[0..n_idx) (idx NULL: every trace) of configuration c's paired difference
+ * from the baseline in m (traces without a value skipped), into *mean, and the half-width of its 95 %
+ * interval into *half: the mean of the traces' half-widths (ci_high - ci_low) / 2. Each half-width is
+ * t(0.975, n - 1) sd_t / sqrt(n); the standard deviation of a mean over traces is at most the mean of
+ * the traces' standard deviations whatever their correlation (the seeds are shared), so the interval
+ * is conservative. *half is NaN when a trace has no interval (one seed). Returns false (both NaN) when
+ * no trace has a value or one has no difference. */
+bool rep_diff_over(const rep_data_t *d, size_t c, rep_metric_t m, const size_t *idx, size_t n_idx, double *mean,
+                   double *half);
+
 /* The selection used by the writers. */
 typedef struct {
     size_t hl[REP_MAX_HIGHLIGHT];

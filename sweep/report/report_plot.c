@@ -43,6 +43,21 @@ static void num(pout_t *o, double v)
         pr(o, " %.9g", v);
 }
 
+/* The half-width of the paired 95 % interval of a (configuration, trace)'s difference from the baseline
+ * (0 for the baseline itself), NaN without one; scaled by k. */
+static double half(const rep_stat_t *s, double k)
+{
+    return s->has && s->has_ci ? (s->ci_high - s->ci_low) / 2.0 * k : NAN;
+}
+
+/* The same for the mean over every trace (rep_diff_over: conservative). */
+static double half_all(const rep_data_t *d, size_t c, rep_metric_t m, double k)
+{
+    double mean, h;
+    (void)rep_diff_over(d, c, m, NULL, 0, &mean, &h);
+    return h * k;
+}
+
 typedef struct {
     const rep_data_t *d;
     const rep_sel_t *sel;
@@ -152,15 +167,17 @@ static void pareto_body(pout_t *o, const ctx_t *cx)
         lg = log_ok(x, d->n_configs);
         free(x);
     }
-    pr(o, "%sset xlabel 'p99 decision latency, mean over traces (ms)%s'\n"
+    pr(o, "%sset xlabel 'p99 decision latency, mean over traces (ms)%s; bars: paired 95 %% interval from the baseline'\n"
           "set ylabel 'false-allow rate, mean over traces (%% of decided requests)'\n"
           "set key outside right top box opaque\nset offsets graph 0.02, graph 0.08, graph 0.05, graph 0.05\n",
        lg ? "set logscale x\n" : "", lg ? ", log scale" : "");
-    pr(o, "plot 'pareto.dat' index 0 using 1:2 with points pt 6 ps 1.1 lc rgb '" GREY "' title 'configuration', \\\n"
+    pr(o, "plot 'pareto.dat' index 0 using 1:2:5:6 with xyerrorbars pt 6 ps 1.1 lc rgb '" GREY "' "
+          "title 'configuration', \\\n"
           "     '' index 1 using 1:2 with linespoints lw 2 dt 2 pt 7 ps 1.3 lc rgb '#000000' title 'Pareto front', \\\n"
           "     '' index 1 using 1:2:3 with labels left offset char 0.8,0.7 font ',9' tc rgb '#000000' notitle");
     for (size_t i = 0; i < cx->sel->n_hl; i++) {
-        pr(o, ", \\\n     '' index %zu using 1:2 with points pt %d ps %s lc rgb '%s' ", i + 2, i == 0 ? 5 : 9, i == 0 ? "2.6" : "1.8",
+        pr(o, ", \\\n     '' index %zu using 1:2:4:5 with xyerrorbars pt %d ps %s lw 1.5 lc rgb '%s' ", i + 2, i == 0 ? 5 : 9,
+           i == 0 ? "2.6" : "1.8",
            colours[i % 16]);
         hl_title(o, cx, i);
     }
@@ -170,12 +187,16 @@ static void pareto_body(pout_t *o, const ctx_t *cx)
 static void pareto_data(pout_t *o, const ctx_t *cx)
 {
     const rep_data_t *d = cx->d;
-    pr(o, "# p99_ms false_allow_pct name on_front (index 0: every configuration; 1: the front by p99; "
-          "2..: highlighted)\n");
+    pr(o, "# p99_ms false_allow_pct name on_front p99_half false_allow_half (index 0: every configuration; 1: the "
+          "front by p99; 2..: highlighted: p99_ms false_allow_pct name p99_half false_allow_half; half: of the paired "
+          "95 %% interval of the difference from the baseline over the traces)\n");
     for (size_t c = 0; c < d->n_configs; c++) {
         num(o, rep_mean_over_traces(d, c, REP_M_P99));
         num(o, rep_mean_over_traces(d, c, REP_M_FALSE_ALLOW) * 100.0);
-        pr(o, " \"%s\" %d\n", d->configs[c].name, cx->sel->front_all[c] ? 1 : 0);
+        pr(o, " \"%s\" %d", d->configs[c].name, cx->sel->front_all[c] ? 1 : 0);
+        num(o, half_all(d, c, REP_M_P99, 1.0));
+        num(o, half_all(d, c, REP_M_FALSE_ALLOW, 100.0));
+        pr(o, "\n");
     }
     pr(o, "\n\n");
     /* the front, ascending p99 (ties: ascending false allows) */
@@ -219,7 +240,10 @@ static void pareto_data(pout_t *o, const ctx_t *cx)
         pr(o, "\n\n");
         num(o, rep_mean_over_traces(d, c, REP_M_P99));
         num(o, rep_mean_over_traces(d, c, REP_M_FALSE_ALLOW) * 100.0);
-        pr(o, " \"%s\"\n", d->configs[c].name);
+        pr(o, " \"%s\"", d->configs[c].name);
+        num(o, half_all(d, c, REP_M_P99, 1.0));
+        num(o, half_all(d, c, REP_M_FALSE_ALLOW, 100.0));
+        pr(o, "\n");
     }
 }
 
@@ -228,8 +252,9 @@ static void pareto_data(pout_t *o, const ctx_t *cx)
 static void loss_data(pout_t *o, const ctx_t *cx)
 {
     const rep_data_t *d = cx->d;
-    pr(o, "# loss_pct availability diff_pp ci_low_pp ci_high_pp (one block per configuration, summary order;"
-          " diff: paired difference from the baseline in percentage points, 95 %% interval)\n");
+    pr(o, "# loss_pct availability diff_pp ci_low_pp ci_high_pp half (one block per configuration, summary order;"
+          " diff: paired difference from the baseline in percentage points, 95 %% interval; half: its half-width"
+          " as a fraction, drawn around the availability)\n");
     for (size_t c = 0; c < d->n_configs; c++) {
         pr(o, "%s# %s\n", c > 0 ? "\n\n" : "", d->configs[c].name);
         for (size_t i = 0; i < cx->n_idx; i++) {
@@ -240,6 +265,7 @@ static void loss_data(pout_t *o, const ctx_t *cx)
             num(o, s->has_diff ? s->diff_mean * 100.0 : NAN);
             num(o, s->has_ci ? s->ci_low * 100.0 : NAN);
             num(o, s->has_ci ? s->ci_high * 100.0 : NAN);
+            num(o, half(s, 1.0));
             pr(o, "\n");
         }
     }
@@ -252,7 +278,8 @@ static void loss_body(pout_t *o, const ctx_t *cx)
           "set offsets graph 0.03, graph 0.03, 0, 0\nset format y '%%g'\nset key bottom left box opaque font ',10'\n");
     /* left: every configuration's availability; right: the highlighted ones' paired difference from the
      * baseline with its 95 %% interval (a zoom that shows what the eye cannot separate on the left) */
-    pr(o, "set title 'availability, every configuration'\nset ylabel 'availability (decided / submitted)'\n"
+    pr(o, "set title 'availability, every configuration (bars: paired 95 %% interval from the baseline)'\n"
+          "set ylabel 'availability (decided / submitted)'\n"
           "set autoscale y\nplot ");
     bool first = true, grey_titled = false;
     for (size_t c = 0; c < d->n_configs; c++) {
@@ -264,7 +291,7 @@ static void loss_body(pout_t *o, const ctx_t *cx)
         grey_titled = true;
     }
     for (size_t i = 0; i < cx->sel->n_hl; i++) {
-        pr(o, "%s'availability_loss.dat' index %zu using 1:2 with linespoints lw 2 pt %zu ps 1.2 lc rgb '%s' ",
+        pr(o, "%s'availability_loss.dat' index %zu using 1:2:6 with yerrorlines lw 2 pt %zu ps 1.2 lc rgb '%s' ",
            first ? "" : ", \\\n     ", cx->sel->hl[i], (i % 12) + 1, colours[i % 16]);
         hl_title(o, cx, i);
         first = false;
@@ -295,16 +322,19 @@ static void loss_body(pout_t *o, const ctx_t *cx)
 static void oc_data(pout_t *o, const ctx_t *cx)
 {
     const rep_data_t *d = cx->d;
-    pr(o, "# N_jittered H_ms overconsumed_tokens name (index 0: every configuration with a policy; 1..: highlighted)\n");
+    pr(o, "# N_jittered H_ms overconsumed_tokens name half (index 0: every configuration with a policy; 1..: highlighted;"
+          " half: of the paired 95 %% interval of the difference from the baseline over the traces)\n");
     for (size_t c = 0; c < d->n_configs; c++) {
         if (!d->configs[c].has_policy)
             continue;
         num(o, (double)d->configs[c].policy.replay_count + (double)((int)(c % 7) - 3) * 0.05);
         num(o, (double)d->configs[c].horizon_ms);
         num(o, rep_mean_over_traces(d, c, REP_M_OVERCONSUMED));
-        pr(o, " \"%s\"\n", d->configs[c].name);
+        pr(o, " \"%s\"", d->configs[c].name);
+        num(o, half_all(d, c, REP_M_OVERCONSUMED, 1.0));
+        pr(o, "\n");
     }
-    pr(o, "NaN NaN NaN \"\"\n");
+    pr(o, "NaN NaN NaN \"\" NaN\n");
     for (size_t i = 0; i < cx->sel->n_hl; i++) {
         size_t c = cx->sel->hl[i];
         pr(o, "\n\n");
@@ -315,7 +345,9 @@ static void oc_data(pout_t *o, const ctx_t *cx)
             pr(o, " NaN NaN");
         }
         num(o, rep_mean_over_traces(d, c, REP_M_OVERCONSUMED));
-        pr(o, " \"%s\"\n", d->configs[c].name);
+        pr(o, " \"%s\"", d->configs[c].name);
+        num(o, half_all(d, c, REP_M_OVERCONSUMED, 1.0));
+        pr(o, "\n");
     }
 }
 
@@ -325,13 +357,15 @@ static void oc_body(pout_t *o, const ctx_t *cx)
           "set key top right box opaque font ',10'\nset offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n");
     for (int panel = 0; panel < 2; panel++) {
         int xcol = panel == 0 ? 1 : 2;
-        pr(o, "set title '%s'\nset xlabel '%s'\n%s", panel == 0 ? "against the replay count N" : "against the dedup TTL",
+        pr(o, "set title '%s (bars: paired 95 %% interval from the baseline)'\nset xlabel '%s'\n%s",
+           panel == 0 ? "against the replay count N" : "against the dedup TTL",
            panel == 0 ? "replay count N (replays after the first send)" : "dedup TTL = horizon H (ms)",
            panel == 0 ? "set xtics 1\nset xrange [-0.5:*]\n" : "set xtics autofreq\nset xrange [0:*]\n");
-        pr(o, "plot 'overconsumption.dat' index 0 using %d:3 with points pt 6 ps 1.1 lc rgb '" GREY "' title 'configuration'",
+        pr(o, "plot 'overconsumption.dat' index 0 using %d:3:5 with yerrorbars pt 6 ps 1.1 lc rgb '" GREY "' "
+              "title 'configuration'",
            xcol);
         for (size_t i = 0; i < cx->sel->n_hl; i++) {
-            pr(o, ", \\\n     '' index %zu using %d:3 with points pt %zu ps 1.6 lc rgb '%s' ", i + 1, xcol,
+            pr(o, ", \\\n     '' index %zu using %d:3:5 with yerrorbars pt %zu ps 1.6 lw 1.5 lc rgb '%s' ", i + 1, xcol,
                (i % 12) + 1, colours[i % 16]);
             if (panel == 0)
                 hl_title(o, cx, i);
@@ -348,7 +382,8 @@ static void oc_body(pout_t *o, const ctx_t *cx)
 static void extra_data(pout_t *o, const ctx_t *cx)
 {
     const rep_data_t *d = cx->d;
-    pr(o, "# x name extra_datagrams_per_request colour\n");
+    pr(o, "# x name extra_datagrams_per_request colour half (half: of the paired 95 %% interval of the difference from"
+          " the baseline over the traces)\n");
     for (size_t c = 0; c < d->n_configs; c++) {
         const char *col = GREY;
         for (size_t i = 0; i < cx->sel->n_hl; i++) {
@@ -357,16 +392,20 @@ static void extra_data(pout_t *o, const ctx_t *cx)
         }
         pr(o, "%zu \"%s\"", c, d->configs[c].name);
         num(o, rep_mean_over_traces(d, c, REP_M_EXTRA));
-        pr(o, " 0x%s\n", col + 1);
+        pr(o, " 0x%s", col + 1);
+        num(o, half_all(d, c, REP_M_EXTRA, 1.0));
+        pr(o, "\n");
     }
 }
 
 static void extra_body(pout_t *o, const ctx_t *cx)
 {
-    pr(o, "set ylabel 'extra datagrams per request, mean over traces'\nset xlabel 'configuration (coloured: highlighted)'\n"
+    pr(o, "set ylabel 'extra datagrams per request, mean over traces'\n"
+          "set xlabel 'configuration (coloured: highlighted; bars: paired 95 %% interval from the baseline)'\n"
           "set xtics rotate by 90 right font ',9' nomirror\nset boxwidth 0.8\nset style fill solid 0.85 border -1\n"
           "set xrange [-1:%zu]\nset yrange [0:*]\nset grid noxtics ytics\n"
-          "plot 'extra_datagrams.dat' using 1:3:4:xtic(2) with boxes lc rgb variable notitle\n",
+          "plot 'extra_datagrams.dat' using 1:3:4:xtic(2) with boxes lc rgb variable notitle, \\\n"
+          "     '' using 1:3:5 with yerrorbars pt -1 lw 1.5 lc rgb '#000000' notitle\n",
        cx->d->n_configs);
 }
 
@@ -375,15 +414,17 @@ static void extra_body(pout_t *o, const ctx_t *cx)
 static void conv_data(pout_t *o, const ctx_t *cx)
 {
     const rep_data_t *d = cx->d;
-    pr(o, "trace");
+    pr(o, "# trace, then per highlighted configuration its mean and the half-width of the paired 95 %% interval of"
+          " its difference from the baseline:");
     for (size_t i = 0; i < cx->sel->n_hl; i++)
-        pr(o, " %s", d->configs[cx->sel->hl[i]].name);
+        pr(o, " %s half", d->configs[cx->sel->hl[i]].name);
     pr(o, "\n");
     for (size_t k = 0; k < cx->n_idx; k++) {
         pr(o, "%s", d->traces[cx->idx[k]].name);
         for (size_t i = 0; i < cx->sel->n_hl; i++) {
             const rep_stat_t *s = rep_stat(d, cx->sel->hl[i], cx->idx[k], REP_M_CONVERGENCE);
             num(o, s->has ? s->mean : NAN);
+            num(o, half(s, 1.0));
         }
         pr(o, "\n");
     }
@@ -395,18 +436,20 @@ static void conv_body(pout_t *o, const ctx_t *cx)
     for (size_t k = 0; k < cx->n_idx; k++) {
         for (size_t i = 0; i < cx->sel->n_hl; i++) {
             const rep_stat_t *s = rep_stat(cx->d, cx->sel->hl[i], cx->idx[k], REP_M_CONVERGENCE);
-            if (s->has && s->mean > top)
-                top = s->mean;
+            double h = half(s, 1.0);
+            if (s->has && s->mean + (isnan(h) ? 0.0 : h) > top)
+                top = s->mean + (isnan(h) ? 0.0 : h);
         }
     }
     pr(o, "set ylabel 'convergence time after the last fault, mean over seeds (ms)'\n"
-          "set xlabel 'fault trace'\nset style data histograms\nset style histogram clustered gap 1\n"
+          "set xlabel 'fault trace (bars: paired 95 %% interval of the difference from the baseline)'\n"
+          "set style data histograms\nset style histogram errorbars gap 1 lw 1\n"
           "set style fill solid 0.85 border -1\nset boxwidth 0.9\nset yrange [0:%.9g]\nset grid noxtics ytics\n"
           "set key outside right top box opaque\nset xtics font ',10'\nplot ",
        top > 0.0 ? top * 1.15 : 1.0);
     for (size_t i = 0; i < cx->sel->n_hl; i++) {
-        pr(o, "%s'convergence.dat' using %zu:xtic(1) lc rgb '%s' ", i > 0 ? ", \\\n     " : "", i + 2,
-           colours[i % 16]);
+        pr(o, "%s'convergence.dat' using %zu:%zu:xtic(1) lc rgb '%s' ", i > 0 ? ", \\\n     " : "", 2 * i + 2,
+           2 * i + 3, colours[i % 16]);
         hl_title(o, cx, i);
     }
     pr(o, "\n");
@@ -433,7 +476,8 @@ static void lu_data(pout_t *o, const ctx_t *cx)
         o->bad = true;
         return;
     }
-    pr(o, "# U_ms p50_ms p99_ms oldest_selected name (block = trace x family: trace-major)\n");
+    pr(o, "# U_ms p50_ms p99_ms oldest_selected name p50_half p99_half oldest_half (block = trace x family: "
+          "trace-major; half: of the paired 95 %% interval of the difference from the baseline)\n");
     bool first = true;
     for (size_t t = 0; t < cx->n_idx; t++) {
         for (size_t f = 0; f < nfam; f++) {
@@ -449,7 +493,11 @@ static void lu_data(pout_t *o, const ctx_t *cx)
                 num(o, a->has ? a->mean : NAN);
                 num(o, b->has ? b->mean : NAN);
                 num(o, c->has ? c->mean : NAN);
-                pr(o, " \"%s\"\n", d->configs[mem[k]].name);
+                pr(o, " \"%s\"", d->configs[mem[k]].name);
+                num(o, half(a, 1.0));
+                num(o, half(b, 1.0));
+                num(o, half(c, 1.0));
+                pr(o, "\n");
             }
         }
     }
@@ -465,16 +513,23 @@ static void lu_body(pout_t *o, const ctx_t *cx)
           "set ylabel 'decision latency, mean over seeds (ms, log scale)'\nset y2label 'oldest server selected (fraction)'\n"
           "set y2range [0:1.05]\nset y2tics 0.2\nset ytics nomirror\nset key outside below maxrows 3 box font ',9'\nset bmargin 9\n",
        cx->n_idx);
+    /* Families that share values (the same U on the same trace) would hide each other: each family is
+     * drawn at U times its own factor (side by side on the log axis), with its own point shapes. */
+    static const int pt_p99[] = {7, 5, 9, 11, 13, 15}, pt_p50[] = {6, 4, 8, 10, 12, 14}, pt_old[] = {1, 2, 3, 12, 10, 8};
     for (size_t t = 0; t < cx->n_idx; t++) {
-        pr(o, "set title '%s'\nplot ", d->traces[cx->idx[t]].name);
+        pr(o, "set title '%s (families side by side: U x %s)'\nplot ", d->traces[cx->idx[t]].name,
+           nfam > 1 ? "0.94 .. 1.06" : "1");
         for (size_t f = 0; f < nfam; f++) {
             size_t blk = t * nfam + f;
             const char *col = colours[f % 16];
             const char *nm = d->configs[family_label_member(cx, fam[f])].name;
-            pr(o, "%s'latency_u.dat' index %zu using 1:3 with linespoints lw 2 pt 7 lc rgb '%s' title 'U x %s: p99', \\\n"
-                  "     '' index %zu using 1:2 with linespoints lw 1.5 dt 2 pt 6 lc rgb '%s' title 'U x %s: p50', \\\n"
-                  "     '' index %zu using 1:4 axes x1y2 with linespoints lw 1 dt 3 pt 4 lc rgb '%s' title 'U x %s: oldest selected'",
-               f > 0 ? ", \\\n     " : "", blk, col, nm, blk, col, nm, blk, col, nm);
+            double k = nfam > 1 ? 1.0 + 0.12 * ((double)f / (double)(nfam - 1) - 0.5) : 1.0;
+            pr(o, "%s'latency_u.dat' index %zu using ($1*%.4f):3:7 with yerrorlines lw 2 pt %d lc rgb '%s' title 'U x %s: p99', \\\n"
+                  "     '' index %zu using ($1*%.4f):2:6 with yerrorlines lw 1.5 dt 2 pt %d lc rgb '%s' title 'U x %s: p50', \\\n"
+                  "     '' index %zu using ($1*%.4f):4:8 axes x1y2 with yerrorlines lw 1 dt 3 pt %d lc rgb '%s' "
+                  "title 'U x %s: oldest selected'",
+               f > 0 ? ", \\\n     " : "", blk, k, pt_p99[f % 6], col, nm, blk, k, pt_p50[f % 6], col, nm, blk, k,
+               pt_old[f % 6], col, nm);
         }
         pr(o, "\n");
     }

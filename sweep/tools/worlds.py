@@ -15,6 +15,7 @@ bisection), not looked up. A group mean over worlds is the per-seed mean of the 
 the group's worlds, then the same interval over seeds. Standard library only."""
 import csv
 import math
+import re
 import sys
 
 
@@ -112,7 +113,15 @@ def window_label(w):
     return {100: "100 ms", 1000: "1 s", 10000: "10 s"}.get(w, "%d ms" % w)
 
 
-SERVERS = {"lan_loss_2srv": 2, "lan_loss_5srv": 5}
+def servers_of(base):
+    """The server count of a base trace: a name ending in _<N>srv has N servers, the others three."""
+    m = re.search(r"_(\d+)srv$", base)
+    return int(m.group(1)) if m else 3
+
+
+def family_of(base):
+    """The base trace without its server-count suffix (lan_loss_5srv -> lan_loss)."""
+    return re.sub(r"_\d+srv$", "", base)
 
 # (id, text, configuration a, against b, metric, claimed sign of a - b: -1 lower, +1 higher, 0 equal)
 CLAIMS = [
@@ -158,6 +167,57 @@ def verdict(sign, m, lo, hi, d):
 def fmt(v, metric):
     k, unit = SCALE[metric]
     return "%+.3f%s" % (v * k, unit) if not math.isnan(v) else "n/a"
+
+
+def server_section(p, worlds, seeds, results, diffs):
+    """Per claim and per trace family that has 2- or 5-server variants: the verdict counts and the mean
+    difference with its interval at 2, 3 and 5 servers, over the windows and loads that every server
+    count of the family has (so the columns compare the same worlds but for the servers)."""
+    fams = {}
+    for w in worlds:
+        base, win, load = world_of(w)
+        fams.setdefault(family_of(base), {}).setdefault(servers_of(base), set()).add((win, round(load, 3)))
+    fams = {f: c for f, c in fams.items() if len(c) > 1}
+    if not fams:
+        return
+    cols = []  # (family, servers, [worlds])
+    for f in sorted(fams):
+        common = set.intersection(*fams[f].values())
+        for n in sorted(fams[f]):
+            ws = [w for w in worlds if family_of(world_of(w)[0]) == f and servers_of(world_of(w)[0]) == n
+                  and (world_of(w)[1], round(world_of(w)[2], 3)) in common]
+            cols.append((f, n, ws))
+    p("### <a id=\"worlds-servers\"></a>By server count\n")
+    p("For each trace family with 2- or 5-server variants, over the windows and loads every server count of "
+      "the family has (%s): the verdicts (holds / flips / unresolved / equal) and the mean difference over "
+      "those worlds with its paired 95 %% interval over the seeds. A claim **flips over the server counts** "
+      "where one count has a flip and another a hold.\n"
+      % "; ".join("%s: %d worlds" % (f, len(ws)) for f, n, ws in cols if n == 3))
+    p("| claim | " + " | ".join("%s, %d servers" % (f, n) for f, n, _ in cols) + " | flips over the server counts |")
+    p("|---|" + "---|" * (len(cols) + 1))
+    for cid, text, a, b, metric, sign in CLAIMS:
+        cells, changes = [], []
+        for f, n, ws in cols:
+            mine = [r for r in results if r[0] == cid and r[1] in ws]
+            cnt = [sum(1 for r in mine if r[5] == k) for k in ("holds", "flips", "unresolved", "equal")]
+            ws2 = [w for w in ws if (cid, w) in diffs]
+            if not ws2:
+                cells.append("")
+                continue
+            per_seed = [sum(diffs[(cid, w)][s] for w in ws2) / len(ws2) for s in seeds
+                        if all(s in diffs[(cid, w)] for w in ws2)]
+            m, lo, hi = interval(per_seed)
+            cells.append("%d/%d/%d/%d; %s [%s, %s]" % (cnt[0], cnt[1], cnt[2], cnt[3], fmt(m, metric),
+                                                       fmt(lo, metric), fmt(hi, metric)))
+        for f in sorted({c[0] for c in cols}):
+            fc = [(n, [r for r in results if r[0] == cid and r[1] in ws]) for ff, n, ws in cols if ff == f]
+            flips = [n for n, rs in fc if any(r[5] == "flips" for r in rs)]
+            holds = [n for n, rs in fc if any(r[5] == "holds" for r in rs)]
+            if flips and holds:
+                changes.append("%s: flips at %s, holds at %s" % (f, ",".join(map(str, flips)),
+                                                                 ",".join(map(str, holds))))
+        p("| %s | %s | %s |" % (cid, " | ".join(cells), "; ".join(changes) or "no"))
+    p("")
 
 
 def main(argv):
@@ -235,9 +295,8 @@ def main(argv):
               ("below the limit", lambda w: load_label(world_of(w)[2]) == "below"),
               ("at the limit", lambda w: load_label(world_of(w)[2]) == "at"),
               ("over the limit", lambda w: load_label(world_of(w)[2]) == "over"),
-              ("2 servers", lambda w: SERVERS.get(world_of(w)[0], 3) == 2 and world_of(w)[0].startswith("lan")),
-              ("3 servers (LAN loss)", lambda w: world_of(w)[0] == "lan_loss"),
-              ("5 servers", lambda w: SERVERS.get(world_of(w)[0], 3) == 5),
+              ("2 servers", lambda w: servers_of(world_of(w)[0]) == 2),
+              ("5 servers", lambda w: servers_of(world_of(w)[0]) == 5),
               ("final interval decides (reg_final)", lambda w: world_of(w)[0] == "reg_final")]
     p("### <a id=\"worlds-means\"></a>Means over world groups, with intervals\n")
     p("The per-seed mean of the difference over the group's worlds, then its paired 95 % interval over the "
@@ -257,6 +316,7 @@ def main(argv):
             cells.append("%s [%s, %s]" % (fmt(m, metric), fmt(lo, metric), fmt(hi, metric)))
         p("| %s | %s |" % (cid, " | ".join(cells)))
     p("")
+    server_section(p, worlds, seeds, results, diffs)
     p("### <a id=\"worlds-flips\"></a>Every flip, with its interval\n")
     p("| claim | world | window | load | difference [95 % interval] |")
     p("|---|---|---|---|---|")

@@ -43,9 +43,42 @@ grep -q "^sweep report: $tmp/r/report.md, $tmp/r/tables.md, 6 plots" "$tmp/out" 
 grep -q "set format y '%g'" "$tmp/r/availability_loss.gp" || fail "availability_loss: no %g tick format"
 grep -q "%.3f" "$tmp/r/availability_loss.gp" && fail "availability_loss: %.3f tick format"
 grep -q "using (\$1[-+][0-9.]*):3:4:5 with yerrorlines" "$tmp/r/availability_loss.gp" || fail "availability_loss: no interval"
-awk 'NF == 5 && $1 !~ /^#/ {n++} END {exit n > 0 ? 0 : 1}' "$tmp/r/availability_loss.dat" || fail "availability_loss.dat: no diff columns"
+awk 'NF == 6 && $1 !~ /^#/ {n++} END {exit n > 0 ? 0 : 1}' "$tmp/r/availability_loss.dat" || fail "availability_loss.dat: no diff and half-width columns"
 grep -q "set title 'Convergence time per fault trace'" "$tmp/r/convergence.gp" || fail "convergence title"
 grep -q "baseline, hides it" "$tmp/r/pareto.gp" && fail "a configuration flagged equal to the baseline"
+# Every plot of an estimate draws its interval (the paired 95 % interval of the difference from the
+# baseline, drawn around the value), and in latency_u the U families sit side by side with their own
+# point shapes, so families with equal values stay visible (issue 23 item 4, project).
+grep -q "using 1:2:5:6 with xyerrorbars" "$tmp/r/pareto.gp" || fail "pareto: no interval"
+grep -q "using 1:2:6 with yerrorlines" "$tmp/r/availability_loss.gp" || fail "availability_loss left panel: no interval"
+grep -q "using 1:3:5 with yerrorbars" "$tmp/r/overconsumption.gp" || fail "overconsumption: no interval"
+grep -q "using 1:3:5 with yerrorbars" "$tmp/r/extra_datagrams.gp" || fail "extra_datagrams: no interval"
+grep -q "set style histogram errorbars" "$tmp/r/convergence.gp" || fail "convergence: no interval"
+grep -q "using (\$1\*1.0000):3:7 with yerrorlines lw 2 pt 7 " "$tmp/r/latency_u.gp" || fail "latency_u: one family, no offset"
+# two U families with equal values (default/u10/u40 copied as noC, noC-u10, noC-u40 with C = 0):
+# side by side at U x 0.94 and U x 1.06, filled circles and filled squares
+mkdir -p "$tmp/fam"
+python3 - "$dir/fixture" "$tmp/fam" <<'PY'
+import json, sys
+src, dst = sys.argv[1], sys.argv[2]
+s = json.load(open(src + "/summary.json"))
+m = json.load(open(src + "/manifest.json"))
+ren = {"default": "noC", "u10": "noC-u10", "u40": "noC-u40"}
+s["rows"] += [dict(r, config=ren[r["config"]]) for r in s["rows"] if r["config"] in ren]
+for c in list(m["configurations"]):
+    if c["name"] in ren:
+        pol = dict(c["policy"], completion_delivery=False)
+        m["configurations"].append({"name": ren[c["name"]], "policy": pol})
+json.dump(s, open(dst + "/summary.json", "w"))
+json.dump(m, open(dst + "/manifest.json", "w"))
+PY
+"$rl" sweep report "$tmp/fam" --out "$tmp/famr" >/dev/null 2>"$tmp/err" || fail "report (two U families) exited $?: $(cat "$tmp/err")"
+grep -q "using (\$1\*0.9400):3:7 with yerrorlines lw 2 pt 7 " "$tmp/famr/latency_u.gp" || fail "latency_u: first family not offset"
+grep -q "using (\$1\*1.0600):3:7 with yerrorlines lw 2 pt 5 " "$tmp/famr/latency_u.gp" || fail "latency_u: second family not offset"
+# the fixture's fast on every trace: p99 diff half-widths 9.001, 9.501, 9.001, 9.501 ms; their mean 9.251
+awk '$3 == "\"fast\"" {print $5}' "$tmp/r/pareto.dat" | head -1 | grep -qx "9.251" || fail "pareto.dat: fast's p99 half-width"
+# u10 on empirical_lan: p99 diff [-15.001, -4.999] -> half 5.001
+awk '$5 == "\"u10\"" {print $7; exit}' "$tmp/r/latency_u.dat" | grep -qx "5.001" || fail "latency_u.dat: u10's p99 half-width"
 mkdir -p "$tmp/eq"
 cp "$dir/fixture/summary.json" "$tmp/eq/"
 python3 - "$dir/fixture/manifest.json" "$tmp/eq/manifest.json" <<'PY'
