@@ -1,4 +1,5 @@
 #!/bin/bash -eu
+# SPDX-License-Identifier: MIT
 # ClusterFuzzLite / OSS-Fuzz build script (fuzz/README.md "OSS-Fuzz and ClusterFuzzLite").
 # Inputs from the build environment: $CC $CXX $CFLAGS $CXXFLAGS (sanitizer and
 # coverage flags), $LIB_FUZZING_ENGINE, $SRC, $WORK, $OUT.

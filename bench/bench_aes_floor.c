@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_aes_floor.c - the AES-256-GCM floor of one served datagram: open a
  * request (56 bytes of AAD, the ciphertext, a 16-byte tag) and seal a reply of
  * the same size, with OpenSSL 3 EVP on contexts keyed once. Two ways:

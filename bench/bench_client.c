@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_client.c - the client core through its public API with a fake host:
  * one server, 1 guard + 1 resource, submit then cancel, per auth mode; also
  * submit then answer (the oldest server's response completes the request).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_codec.c - per-operation cost of the foundation codec paths, beside
  * OpenSSL's own AES-256-GCM speed at 256 bytes measured in the same run.
  *

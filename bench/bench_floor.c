@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_floor.c - the syscall floor of a UDP request/response client on
  * loopback, to hold the runtime against (bench/run_load.sh): S echo servers
  * (child processes: recvmmsg, then sendmmsg of the same datagrams back), and

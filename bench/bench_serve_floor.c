@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_serve_floor.c - the syscall floor of a client of `rl-testbed serve`,
  * to hold the runtime against on the same servers (bench/run_load.sh). The
  * least any client must do against serve: send a valid, sealed request with

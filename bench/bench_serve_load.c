@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_serve_load.c - throughput of `rl-testbed serve` on loopback: N rate
  * requests encoded by the client core (captured from its udp_send hook, each
  * with its own unique_id), sent with sendmmsg keeping W requests in flight,

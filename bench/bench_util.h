@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_util.h - shared by the benchmarks: process-wide heap allocation and
  * requested-byte counters (interposes malloc/calloc/realloc; glibc only) and a
  * monotonic nanosecond clock. Include from exactly one translation unit per

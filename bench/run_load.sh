@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # usage: bench/run_load.sh RL_TESTBED BENCH_FLOOR [ROUNDS [SECONDS [K]]]
 #   e.g. bench/run_load.sh build/default/tools/rl-testbed/rl-testbed build/default/bench/bench_floor 3 2 1
 #   (bench_serve_floor is taken from BENCH_FLOOR's directory)

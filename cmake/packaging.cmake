@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The Debian package (README "Installing"): cpack -G DEB in a build configured
 # with -DCMAKE_INSTALL_PREFIX=/usr (scripts/make-deb.sh does both). One package,
 # rl-testbed, holding every install component; its dependencies come from

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The suite's data files: known-answer vectors, HA decision cases, simulator
 # traces and their JSON Schemas (README "Installed data").
 #   - installed under share/rl-testbed, where an installed rl-testbed finds them

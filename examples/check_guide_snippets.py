@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Every code block of docs/api-guide.md that follows a marker line
 
     <!-- code: FILE REGION -->

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* epoll_loop.c - the sans-IO client core embedded in a Linux epoll loop
  * (docs/api-guide.md), with several requests in flight at once: the host owns
  * an IPv4 and an IPv6 UDP socket, one timerfd armed at the earliest request

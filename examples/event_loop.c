@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* event_loop.c - a minimal, complete embedding of the sans-IO client core in
  * a poll() event loop (docs/api-guide.md). The host owns the UDP socket, the
  * clock and the timer; the core owns packets, policy and selection.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* guide_snippets.c - the code blocks of docs/api-guide.md, as real code: each
  * region between "guide:NAME" and "end guide:NAME" is, once dedented, exactly
  * the block the guide shows (CTest docs_api_guide_snippets compares them). It

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # End-to-end check of examples/epoll_loop over real loopback UDP (IPv4 and
 # IPv6) against `rl-testbed serve` (the reference server model).
 # usage: run_epoll_loop_test.sh EPOLL_LOOP_BINARY RL_TESTBED

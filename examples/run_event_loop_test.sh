@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # End-to-end check of examples/event_loop over real loopback UDP sockets
 # against examples/toy_rserver.py. usage: run_event_loop_test.sh EVENT_LOOP_BINARY
 set -euo pipefail

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The example's receive path leaves no secret on its stack: a cookie-mode
  * datagram carries the 32-byte cookie in its auth TLV (wire_protocol.md
  * "Auth Header"), and the project standard is that secrets are cleansed

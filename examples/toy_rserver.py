@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """toy_rserver.py - a loopback stand-in for an r-server, for the event-loop
 example's end-to-end test only (not the simulator's reference model).
 

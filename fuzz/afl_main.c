@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* afl_main.c - AFL++ persistent-mode driver (afl-clang-fast; AFL++
  * docs/fuzzing_in_depth.md "persistent mode"): the test case arrives in
  * shared memory and LLVMFuzzerTestOneInput runs up to 10000 times per fork.

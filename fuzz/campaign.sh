@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # fuzz/campaign.sh - fuzz campaigns, crash triage and corpus coverage (fuzz/README.md).
 #
 # usage: fuzz/campaign.sh [--engine E] [--seconds N] [--jobs J] [--fork F] [--out DIR] [--merge] [--no-build]

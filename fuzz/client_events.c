@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* client_events.c - the events of the stateful client harness: submit,
  * datagrams (raw, built responses, reflections, replays), timers, cancel,
  * reports, steering and drain. Each event computes what the core must do,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* client_model.c - setup, host hooks, completion callbacks and the per-event
  * invariants of the stateful client harness (client_model.h). */
 #include "client_model.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* client_model.h - host and reference model of the stateful client harness
  * (fuzz_client.c).
  *

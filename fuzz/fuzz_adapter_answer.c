@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_adapter_answer.c - the testbed's reading of one answer line from an
  * adapter (conformance/ADAPTER.md): rl_adapter_parse_answer (JSON object,
  * "id", "protocol_error"), then as the hello answer rl_adapter_check_hello,

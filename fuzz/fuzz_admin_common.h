@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_admin_common.h - shared pieces of the administrative-channel harnesses
  * (fuzz_admin_response.c, fuzz_admin_request.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_admin_request.c - the server's administrative request parser:
  * r_admin_decode_tenant_mutation, _status_query, _metrics_query,
  * r_admin_tenant_mutation_check and r_admin_decode_request (with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_admin_response.c - the client's administrative response parsers, one
  * harness per kind (FUZZ_ADMIN_KIND: 1 tenant ack, 2 status response, 3
  * metrics response): r_admin_decode_tenant_ack / _status_response /

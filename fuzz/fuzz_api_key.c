@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_api_key.c - API-key credential parser (r_client_parse_auth_key_diag,
  * r_client_parse_auth_key; wire_protocol.md "Bech32 Credential Formats",
  * "Credential Validation Rules").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_bech32.c - Bech32 text decoder (rl_bech32_decode; BIP-173 as used by
  * wire_protocol.md "Bech32 Credential Formats").
  *

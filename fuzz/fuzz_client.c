@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_client.c - stateful harness driving the client core through its
  * public API (r_client.h) with explicit servers and a deterministic random
  * source (r-client.md 6, 9.3; api.md "Resource Requests", "Datagrams and

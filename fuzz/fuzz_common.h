@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_common.h - shared helpers for the fuzz harnesses (fuzz/README.md).
  *
  * Every harness defines LLVMFuzzerTestOneInput and builds three ways from the

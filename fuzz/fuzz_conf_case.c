@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_conf_case.c - the HA decision case loader of `rl-testbed conformance`
  * (conf_case_parse: envelope, policy, servers, request, send_failures, events,
  * expect; schema ratelimitly-ha-case/v1, conformance/README.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_keys.h - the fixed keys, request unique_id and trusted server set of
  * the response harnesses: the ones the project's rate_response vectors use
  * (vectors/tools/README.md "Fixed inputs"), so vector packets are valid seeds. */

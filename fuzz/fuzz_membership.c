@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_membership.c - DNS discovery driven through the client (r_client_create
  * with a resolver, r_client_dns_srv_done, r_client_dns_addr_done,
  * r_client_refresh_dns, submit/report activity; r-client.md 3.1, 9, 9.4;

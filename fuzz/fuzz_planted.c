@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_planted.c - a test build of the quota_word harness with three planted
  * bugs, for testing crash triage (fuzz/tools/triage.py, scripts/fuzz-smoke.sh).
  * Built only with -DRCLIENT_FUZZ_PLANTED=ON, as fuzz_planted, never listed in

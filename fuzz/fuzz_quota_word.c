@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_quota_word.c - the version-1 quota word decoder
  * (r_client_decode_quota_word; wire_protocol.md "API-key quota word, format
  * version 1") on the first 4 input bytes, little-endian as in a credential.

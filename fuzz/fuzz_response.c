@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_response.c - rate response framing and parsing for one auth mode
  * (rl_response_peek, rl_parse_rate_response, rl_response_guard_at,
  * rl_response_resource_at; wire_protocol.md "Tenant Header", "Auth Header",

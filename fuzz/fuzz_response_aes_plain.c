@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_response_aes_plain.c - the AES-256-GCM response path past the tag
  * (rl_auth_seal, rl_auth_open, rl_parse_rate_response; wire_protocol.md
  * "AES-256-GCM Normative Framing", "rate_response PDU").

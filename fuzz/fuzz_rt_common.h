@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_rt_common.h - shared parts of the request and report round-trip
  * harnesses: reading a tenant header from fuzz bytes, the expected frame size,
  * and the seal/open checks every client datagram must pass. */

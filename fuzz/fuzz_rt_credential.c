@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_rt_credential.c - credential round trip: decode(encode(x)) == x
  * (rl_credential_encode -> r_client_parse_auth_key_diag, rl_bech32_encode ->
  * rl_credential_parse_secret; wire_protocol.md "Bech32 Credential Formats").

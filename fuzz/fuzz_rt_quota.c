@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_rt_quota.c - quota word round trip (rl_quota_encode ->
  * r_client_decode_quota_word; wire_protocol.md "API-key quota word, format
  * version 1").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_rt_report.c - latency report round trip (rl_encode_latency_report,
  * rl_latency_report_size, rl_auth_seal, rl_auth_open; wire_protocol.md
  * "Latency Report PDU", "Service Latency Block").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_rt_request.c - rate request round trip (rl_encode_rate_request,
  * rl_rate_request_size, rl_auth_seal, rl_auth_open; wire_protocol.md "Tenant
  * Header", "Auth Header", "rate_request PDU", "Guard Blocks", "Resource

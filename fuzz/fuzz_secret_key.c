@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_secret_key.c - rl-secret credential parser (rl_credential_parse_secret;
  * wire_protocol.md "Bech32 Credential Formats").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_serve_datagram.c - what `rl-testbed serve` does with one received
  * datagram past the rate cap and the scripted drop: serve_handle_datagram
  * (serve/serve_datagram.c: the reference server model, then the log's "in"

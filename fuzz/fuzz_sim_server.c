@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_sim_server.c - the reference r-server model's request and report
  * decoders (sim_server_handle; wire_protocol.md), and the differential check
  * of the server's parser against the client's encoder.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_sim_server_admin.c - the reference r-server model's administrative
  * decoders and encoders (sim/src/sim_server_admin.c: Tenant Mutation,
  * Status Query, Metrics Query; wire_protocol.md "Administrative PDUs"), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_sim_world.h - the reference server model the sim_server and
  * serve_datagram harnesses feed: fixed parameters and rng, three tenants
  * (key_id 1 none, 2 cookie, 3 aes; secrets derived from key_id), and the

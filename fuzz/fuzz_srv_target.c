@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_srv_target.c - SRV target parser (r_client_parse_srv_target;
  * r-client.md 3.1, wire_protocol.md "Structured server_id Format").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_sweep.c - the sweep file loader (sweep_parse; docs/sweep.md "Sweep
  * file"): JSON parsing, configurations and grid expansion, trace entries and
  * their variants, seeds, baseline. No trace file is read.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_sweep_report.c - the sweep report's reader of a sweep's output
  * (rep_data_parse; docs/sweep.md "Report"): summary.json rows and the
  * manifest's policies and trace settings, then the Pareto front of the

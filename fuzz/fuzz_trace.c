@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_trace.c - the simulator's trace loader (sim_trace_parse; docs/traces.md).
  *
  * Any bytes: either a config or an error that names the file ("fuzz.json: ")

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_vector_file.c - the vector-file loader and checker of rl-testbed
  * (vec_run_buffer: jansson parsing with duplicate keys rejected, envelope
  * checks, every kind adapter and the expected-value comparison;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_wire.c - independent decoders and the response oracle (fuzz_wire.h).
  * Offsets and rules are transcribed from wire_protocol.md, not from core/src. */
 #include "fuzz_wire.h"

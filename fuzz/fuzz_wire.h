@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_wire.h - minimal independent decoders for the differential harnesses.
  *
  * Written from wire_protocol.md ("Tenant Header", "Auth Header", "General PDU

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* replay_main.c - plain replay driver: runs every file given, and every file
  * under every directory given (recursively, in name order, hidden files
  * skipped), through the harness's LLVMFuzzerTestOneInput once. Builds with

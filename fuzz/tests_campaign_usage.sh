@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # usage: tests_campaign_usage.sh SOURCE_DIR
 # fuzz/campaign.sh on a missing or empty option value (fuzz/README.md; project): exit 2 naming the
 # option, before any build or run. '--out=' started a campaign writing into the source tree, and

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Validate vector files, HA decision cases and simulator traces against their JSON Schemas.
 
 Each file's schema is chosen by its "schema" field:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs missing system packages, then configures and builds one preset
 # (default: "default"). Usage: scripts/build.sh [preset]
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # usage: check-bundle.sh SOURCE_DIR PYTHON3 VERSION [RL_TESTBED]
 #
 # The vector bundle (vectors/tools/README.md "Bundle"): make

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The Debian package end to end (issue 26; README "Installing"): build the .deb
 # (scripts/make-deb.sh), install it with apt (dependencies resolved by apt),
 # then, from an empty directory and with the installed files only:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # usage: check-install.sh BUILD_DIR SOURCE_DIR PYTHON3
 #
 # The installed suite (README "Installed data"): `cmake --install` to a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # usage: check-slurm.sh RL_TESTBED
 #
 # docs/sweep.md's Slurm array job on a real Slurm (issue 26): a single-node

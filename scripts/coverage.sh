@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Coverage of the client core (core/src/, core/include/) by every CTest test:
 # unit tests, vectors, the conformance gate and the example.
 #

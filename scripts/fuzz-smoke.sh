@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Every fuzz harness builds and starts under every engine (a stage of scripts/test.sh;
 # fuzz/README.md "Checked in CI"):
 #   1. list     the harness list, build/fuzz/fuzz/harnesses.txt (written by

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes the scale bench traces of sim/traces/bench (run from the repository root):
 clients_1024.json (1,024 clients, 3 servers) and servers_1024.json (1,024
 servers, 1,024 clients, each with 3 explicit endpoints: servers 3i .. 3i+2

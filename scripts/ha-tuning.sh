@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Regenerates the HA tuning report reports/ha-tuning/ (project issue 12) with one command:
 # builds the release preset if needed, runs the default sweep (reports/ha-tuning/sweep.json) with
 # one worker per online CPU, then `rl-testbed sweep report` with the written findings (reports/ha-tuning/notes.md)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs the Debian packages the build, tests and vector tools need, when missing.
 # Safe to run repeatedly; does nothing when everything is present.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds the Debian package rl-testbed_<version>_<arch>.deb with CPack, without presets
 # (CMake 3.22 is enough), in BUILD_DIR (default build/deb). Prints the .deb's path last.
 # Only what the package holds is built: the libraries, rl-testbed; no tests, benchmarks,

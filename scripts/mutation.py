@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The mutation gate: every named mutant of mutation/mutants.toml must be killed.
 
 A mutant is a one-rule change to the code (an exact fragment of one file and its

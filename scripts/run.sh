@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The main job on built-in defaults: build rl-testbed alone, then run the
 # simulator's default trace set (sim/traces/default-set.txt) and print each
 # trace's metrics table. Only what it runs is built (no tests, benchmarks,

@@ -7,8 +7,8 @@ usage: python3 scripts/spdx.py [--check | --apply]
   --apply  add the identifier as the first line (after a #! line) where it is missing
 
 Sources are the tracked C files and headers, Python, shell, JavaScript, gnuplot
-and CMake files. Data (vectors, cases, corpora, JSON) carries no comment syntax
-and is covered by LICENSE alone.
+and CMake files. Data (vectors, cases, corpora, JSON) and generated reports
+(reports/) carry none and are covered by LICENSE alone.
 """
 import subprocess
 import sys
@@ -28,7 +28,8 @@ def comment_for(path):
 
 def sources():
     out = subprocess.run(["git", "ls-files"], check=True, capture_output=True, text=True).stdout
-    return [p for p in out.splitlines() if comment_for(p) is not None and not p.startswith("fuzz/corpus/")]
+    # reports/ holds generated files (gnuplot scripts written by `sweep report`)
+    return [p for p in out.splitlines() if comment_for(p) is not None and not p.startswith(("fuzz/corpus/", "reports/"))]
 
 
 def has_tag(text):

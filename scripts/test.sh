@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The test command (README; .ci/run runs it). Every quality gate, in order:
 #   1. gcc build with -Wall -Wextra -Werror; every test (ctest); the conformance
 #      gate (vectors, HA decision cases, simulator traces); the interop matrix
@@ -19,7 +20,8 @@
 #      directory (conformance, dialect, sim, serve + check), removed (scripts/check-deb.sh)
 #  10. docs/sweep.md's Slurm array job on a real single-node Slurm, merged, equal to one
 #      process byte for byte (scripts/check-slurm.sh; run right after stage 1)
-# Stage 1 also checks the spec traceability matrix (scripts/traceability.py).
+# Stage 1 also checks the spec traceability matrix (scripts/traceability.py) and the SPDX
+# license identifier of every source (scripts/spdx.py).
 # usage: scripts/test.sh [--quick]   (--quick: stage 1 only)
 # Installs missing system packages first. Exit status 0 only when every stage passed.
 set -uo pipefail
@@ -55,7 +57,7 @@ build_and_test() {
     cmake --preset "$preset" >/dev/null && cmake --build --preset "$preset" && ctest --preset "$preset"
 }
 gcc_stage() {
-    python3 scripts/traceability.py &&
+    python3 scripts/traceability.py && python3 scripts/spdx.py --check &&
         build_and_test default && ./build/default/tools/rl-testbed/rl-testbed conformance --quiet &&
         interop_matrix
 }

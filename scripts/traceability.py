@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Check docs/traceability.md against the tree and the specification.
 
 usage: scripts/traceability.py [--spec DIR] [--list-sections]

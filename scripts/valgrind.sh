@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs every cmocka unit-test executable (core, simulator, serve, vector and
 # case runner engines, interop engine) under valgrind memcheck; any error or definite/indirect
 # leak fails the run.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* serve.h - the engine of `rl-testbed serve`: instances of the reference
  * r-server model (sim/src/sim_server.h) bound to real UDP sockets, driven by
  * one ppoll() loop with the wall clock as the servers' clock (request

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* serve_conf.c - parsing and checking of the serve configuration
  * (contract: serve_conf.h). */
 #define _POSIX_C_SOURCE 200809L

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* serve_conf.h - configuration of `rl-testbed serve`: the reference r-server
  * model (sim/src/sim_server.h) on real UDP sockets, several instances in one
  * process. Every option has one parser, shared by the command line

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* serve_conf_json.c - the serve JSON config file (contract: serve_conf.h;
  * format: tools/rl-testbed/README.md "serve config file"). Every member is
  * turned into its command-line text and handed to the one parser of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* serve_datagram.c - one received datagram through the model and into the
  * log (contract: serve_datagram.h). */
 #include "serve_datagram.h"

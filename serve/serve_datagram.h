@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* serve_datagram.h - what `rl-testbed serve` does with one received datagram
  * once the rate cap and the scripted drop let it through: the reference
  * server model decides (sim_server_handle, wire_protocol.md) and the log gets

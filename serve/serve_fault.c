@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* serve_fault.c - delays, injected datagrams, rate cap and reply queue
  * (contract: serve_fault.h). */
 #include "serve_fault.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* serve_fault.h - the scripted behaviour of a serve instance that does not
  * live in the server model: reply delays, injected invalid datagrams, the
  * process-wide rate cap, and the queue of delayed replies. Pure functions of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* serve_log.c - JSON lines for serve (contract: serve_log.h). Every string
  * written is either static ASCII of this program or escaped by put_string. */
 #define _POSIX_C_SOURCE 200809L

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* serve_log.h - the --log file of `rl-testbed serve`: one JSON object per
  * line for every datagram received and sent, and for restarts. Fields are
  * documented in docs/serve.md "Read the log". A client maintainer reads

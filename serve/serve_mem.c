@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* serve_mem.c - host memory readings of `rl-testbed serve` (contract:
  * serve_mem.h). */
 #define _GNU_SOURCE

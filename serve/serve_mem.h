@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* serve_mem.h - the host memory readings of `rl-testbed serve` for the
  * server model's memory admission and Status Response (sim_server.h
  * sim_server_set_host_memory; wire_protocol.md "Status Response PDU": node

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* serve_net.c - UDP sockets and addresses for serve (contract: serve_net.h). */
 #define _GNU_SOURCE
 #include "serve_net.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* serve_net.h - the UDP sockets of serve: bound to one numeric address,
  * nonblocking, close-on-exec, IPv6 sockets IPv6-only (so 127.0.0.1 and ::1
  * are two sockets on one port), a 1 MiB receive buffer for bursts. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* serve_run.c - sockets, the ppoll() loop and the scripted behaviour around
  * the reference server model (contract: serve.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* serve_zone.c - SRV/A/AAAA records for serve (contract: serve_zone.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "serve_zone.h"

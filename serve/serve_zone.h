@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* serve_zone.h - DNS records for the servers of `rl-testbed serve`
  * (r-client.md 3.1 "DNS SRV Setup"): one SRV record per server under
  * _ratelimitly._udp.<tenant_dns_name>, its target s-<server_id>.<tenant_dns_name>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_engine.c - throughput of the simulator substrate (not a test).
  *
  *  engine/hold    10M events, a steady queue of P pending events: each event

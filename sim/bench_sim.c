@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_sim.c - simulator throughput: runs a trace (default: the 3-server,
  * 1,000,000-request trace sim/traces/bench/throughput_3srv.json; the 4,000,000
  * request sim/traces/bench/throughput_3srv_4m.json for scale) and prints

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* interop.h - `rl-testbed interop` (docs/interop.md): HA cases played over
  * real loopback UDP against an unmodified client behind a driver, judged on
  * the wire. The engine starts each case's servers (the reference server model

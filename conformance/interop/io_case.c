@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* io_case.c - load a case for `rl-testbed interop` (docs/interop.md "Cases"):
  * an HA case of conformance/cases (schema ratelimitly-ha-case/v1, parsed by the
  * conformance runner) or an interop case (schema ratelimitly-interop-case/v1:

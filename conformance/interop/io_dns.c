@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* io_dns.c - the DNS of a discovery case (docs/interop.md "DNS"): a dnsmasq
  * on a free loopback port serving, for the run's servers, the records of
  * r-client.md 3.1 "DNS SRV Setup": one SRV record per server under

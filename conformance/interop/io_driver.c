@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* io_driver.c - the driver process of `rl-testbed interop` (docs/interop.md
  * "Driver protocol"): started with sh -c, one JSON object per line on its
  * stdin and stdout; its stderr is passed through. */

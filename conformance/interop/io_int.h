@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* io_int.h - the interop engine's internal types (docs/interop.md): a loaded
  * case, the loopback servers and their records, the driver process, the
  * judged rows. */

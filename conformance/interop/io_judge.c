@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* io_judge.c - the checks of an interop run, judged on the datagrams the
  * servers received and sent (docs/interop.md "Checks"). Each row names its
  * spec sentence and severity (security, decision, interop, convention, as the

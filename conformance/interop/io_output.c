@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* io_output.c - what a maintainer reads of an interop run (docs/interop.md
  * "Reports"): the timeline of a failing run (every datagram the servers
  * received and sent, in time order) and the JSON record of a run. */

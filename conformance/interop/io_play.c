@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* io_play.c - one run of a case (docs/interop.md "A run"): start the servers
  * and the driver, create the client, send the check, answer on the case's
  * script while recording every datagram, observe until the request's horizon

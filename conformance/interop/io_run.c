@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* io_run.c - `rl-testbed interop` over a list of case files (docs/interop.md):
  * each playable case once per auth mode and address family (or once, rotating
  * through them), a run with a failed timing check rerun once, the table,

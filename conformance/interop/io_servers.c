@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* io_servers.c - the loopback servers of one interop run (docs/interop.md
  * "Servers"): per case server a UDP socket on 127.0.0.1 or ::1 (serve_net.c),
  * the reference server model (sim_server.h, as `rl-testbed serve` runs it)

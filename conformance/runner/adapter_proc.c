@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* adapter_proc.c - process, pipes, timeouts and the hello exchange of the
  * adapter protocol (see adapter_proc.h, conformance/ADAPTER.md). */
 #define _POSIX_C_SOURCE 200809L

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* adapter_proc.h - the testbed's side of the adapter protocol
  * (conformance/ADAPTER.md): start the maintainer's program, exchange JSON
  * lines over its stdin/stdout, bound every answer by a timeout, and keep its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* conf_case.c - parse an HA decision case (conformance/README.md "Envelope",
  * "Servers", "Request", "Events"). Every object is closed: an unknown field is
  * an error naming its path, like a missing or mistyped one. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* conf_case.h - HA decision cases (schema ratelimitly-ha-case/v1, conformance/README.md):
  * the parsed case, and the behaviour a case expects or a run observed.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* conf_check.c - compare an observed behaviour with a case's expectations,
  * one table row per field (conformance/README.md "Expectations"). Sends are
  * compared as multisets: the order within one instant is not specified. */

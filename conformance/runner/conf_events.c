@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* conf_events.c - parse a case's request and event script (conformance/README.md
  * "Request", "Events", "Responses", "Invalid datagrams"). */
 #include <string.h>

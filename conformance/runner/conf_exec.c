@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* conf_exec.c - the event loop of one HA case (conformance/README.md "Time and
  * ordering"): submit at t0, the script in order, timers fired by the host's
  * rule (auto: every deadline before the next event, datagrams first at equal

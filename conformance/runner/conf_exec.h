@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* conf_exec.h - run one HA case through the client and judge it
  * (conformance/README.md "Time and ordering", "Expectations"). */
 #ifndef CONF_EXEC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* conf_expect.c - parse a case's expectations (conformance/README.md "Expectations"). */
 #include <string.h>
 

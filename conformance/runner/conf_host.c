@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* conf_host.c - client side of the host adapter: hooks, entry points and
  * send attribution (see conf_host.h). The servers' side is conf_server.c. */
 #include "conf_host.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* conf_host.h - the host adapter that drives one HA case through the public
  * client API (r_client.h): a manual clock, captured and optionally failing
  * sends, a deterministic random source, explicit servers, and the servers'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* conf_norm.c - the step, norm and severity of an HA case (see conf_runner.h;
  * conformance/ADAPTER.md "Norms and severities"). The case's own "spec"
  * entries are its norm; r-client.md 9.3 says its HA policy "does not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* conf_policy_json.c - see conf_policy_json.h. */
 #include "conf_policy_json.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* conf_policy_json.h - an HA request policy as the JSON object the adapter
  * protocol (conformance/ADAPTER.md "HA cases") and the interop driver
  * protocol (docs/interop.md "Driver protocol") hand to a client: the field

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* conf_remote.c - HA cases through an adapter (see conf_remote.h and
  * conformance/ADAPTER.md "HA cases"). */
 #include "conf_remote.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* conf_remote.h - HA cases driven through an adapter (conformance/ADAPTER.md
  * "HA cases"): the adapter's sans-IO client stands in for the built-in one.
  * The testbed keeps the servers' side (conf_server.c builds every response

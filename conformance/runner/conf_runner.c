@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* conf_runner.c - `rl-testbed conformance` (see conf_runner.h). Files are
  * classified by their `schema`; vector files run through the vectors code
  * path unchanged, case files through conf_exec.c. */

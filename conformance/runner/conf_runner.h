@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* conf_runner.h - the `rl-testbed conformance` command: every vector file,
  * every HA decision case and every simulator trace with expectations, one
  * report, closing line "conformance: N passed, N failed" (conformance/README.md). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* conf_server.c - the servers' side of the host adapter: Rate Responses built
  * from the captured requests (wire_protocol.md "rate_response PDU": the request
  * modified in place), the invalid variants of conformance/README.md, and the

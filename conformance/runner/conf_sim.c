@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* conf_sim.c - simulator traces as conformance cases (conf_sim.h). Built
  * without the simulator (RCLIENT_BUILD_SIM=OFF), a trace file fails with a
  * message saying so. */

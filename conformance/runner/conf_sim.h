@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* conf_sim.h - simulator traces in the conformance gate: a trace file
  * (schema ratelimitly-trace/v1, docs/traces.md) is one case. */
 #ifndef CONF_SIM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dialect.c - the per-area dialect report (see dialect.h). */
 #include "dialect.h"
 

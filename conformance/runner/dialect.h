@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dialect.h - `rl-testbed dialect`: which published variant a client speaks
  * (conformance/ADAPTER.md "Dialect report").
  *

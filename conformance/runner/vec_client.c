@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vec_client.c - vector tests answered by an adapter (see vec_client.h). */
 #include "vec_client.h"
 

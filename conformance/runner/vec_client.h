@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vec_client.h - the vector backend that asks an adapter (conformance/ADAPTER.md
  * "Vector requests") instead of the built-in C kinds: one `vector` message per
  * test, its answer turned into the same vec_run_t the built-in kinds give, so

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Write conformance/cases/*.json: the HA decision cases (schema ratelimitly-ha-case/v1,
 conformance/README.md).
 

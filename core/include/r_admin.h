@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* r_admin.h - the administrative channel of the Ratelimitly protocol
  * (wire_protocol.md "Administrative PDUs").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* r_client.h - public C API of the Ratelimitly client (api.md).
  *
  * Foundation surface: error codes, request/guard/report value types,

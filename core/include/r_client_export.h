@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* r_client_export.h - symbol export macro for the rclient library.
  *
  * RCLIENT_API marks every public function. The library is built with hidden

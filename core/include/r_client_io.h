@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* r_client_io.h - host hooks of the sans-IO client core (api.md "Layers").
  *
  * The core never reads a clock, a socket or a random source directly: the host

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* r_client_runtime.h - the public runtime (api.md "Public runtime", "Choosing
  * an integration layer"): the core client plus owned, nonblocking IPv4/IPv6
  * UDP sockets, synchronous SRV then A/AAAA discovery (c-ares), portable

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* r_client_workflow.h - the optional admission workflow (api.md "Combined
  * Admission Workflow"): one resource consumption, one latency guard, an
  * explicit denial reason, and at most one latency report after admitted work.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rl_assert.h - the project's one assertion macro (docs/explore.md
  * "Assertions"). Project-internal: not in the installed public headers.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* auth.c - per-key request/response authentication: none, cookie and
  * AES-256-GCM (wire_protocol.md "Auth Header", "AES-256-GCM Normative
  * Framing"; r-client.md 4).

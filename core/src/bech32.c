@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bech32.c - Bech32 (BIP-173) text codec with 8-bit payload conversion,
  * used by the credential formats (wire_protocol.md "Bech32 Credential Formats").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* client.c - client lifecycle, datagram ingress, membership and steering
  * accessors (api.md "Configuration", "Datagrams and Timers"; r-client.md 6.1,
  * 6.3, 6.4). */

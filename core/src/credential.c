@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* credential.c - API-key and rl-secret credentials (wire_protocol.md
  * "Bech32 Credential Formats", "Credential Validation Rules"; api.md
  * "Credentials", "Configuration").

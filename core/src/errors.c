@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* errors.c - names of the public error codes (api.md "Error Codes"). */
 #include "r_client.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fanout.c - one datagram to many servers (r-client.md 6.2.1 "Send the same
  * logical request to every server in the membership snapshot", 9.3.4, 6.2.2).
  * Every fan-out of the core goes through here: request submit, replays,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ids.c - content-defined bucket and latency-tracker IDs (wire_protocol.md
  * "Content-defined resource identity", "Content-defined latency-tracker identity").
  * BLAKE2s-256 (standard 32-byte digest) truncated to its first 16 bytes; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* log.c - printf-style formatting onto a host log hook. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* membership.c - server membership from explicit endpoints or DNS discovery
  * (r-client.md 3.1, 9, 9.4; api.md "DNS Refresh").
  *

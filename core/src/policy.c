@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* policy.c - the resource-request HA policy: r-client.md 9.3.5 defaults,
  * named presets (r-client-ha-design.md 6, spec README "Known disagreements")
  * and schedule derivation with validation (r-client.md 9.3.1, api.md

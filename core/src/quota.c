@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* quota.c - the packed API-key quota word, format version 1
  * (wire_protocol.md "API-key quota word, format version 1").
  *

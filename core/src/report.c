@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report.c - fire-and-forget latency reports (api.md "Reporting measured
  * work"; r-client.md 6.2.2, 7.2): over-quota reports are filtered, the rest go
  * in one datagram under a fresh unique_id to every known server. No heap

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* reqtable.c - unique_id -> in-flight request map (see rl_reqtable.h). */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* request.c - resource-request submission (api.md "Resource Requests";
  * r-client.md 6.2.1 Created -> Prepared -> TransmissionRound, 9.3.2). Validation
  * happens before DNS or any send; one heap allocation per non-empty request,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* request_fsm.c - the per-request HA state machine of r-client.md 6.2.1 and
  * 9.3.3-9.3.4: oldest-first selection with preference deadlines, replays to
  * missing servers, the final receive-only phase, completion delivery, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* response.c - validation and zero-copy parsing of a Rate Response datagram
  * (wire_protocol.md "General PDU Format", "rate_response PDU", "Response
  * Semantics"; r-client.md 6.2.1, 6.4, 9.3.3 step 1).

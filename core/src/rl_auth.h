@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rl_auth.h - per-key authentication state: none, cookie, AES-256-GCM
  * (wire_protocol.md "Auth Header", "AES-256-GCM Normative Framing").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rl_bech32.h - Bech32 (BIP-173) text codec with 8-bit payload conversion. */
 #ifndef RL_BECH32_H
 #define RL_BECH32_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rl_client.h - private client and request state shared by client.c,
  * request.c, request_fsm.c and report.c. */
 #ifndef RL_CLIENT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rl_credential.h - API-key and rl-secret credentials (wire_protocol.md
  * "Bech32 Credential Formats", "API-key quota word, format version 1",
  * "Credential Validation Rules"). Public entry points are in r_client.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rl_le.h - little-endian load/store helpers (wire_protocol.md "Little-endian
  * ordering of numbers"). The only place byte order is handled. */
 #ifndef RL_LE_H

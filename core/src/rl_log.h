@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rl_log.h - printf-style formatting onto a host log hook (r_io_ops_t.log). */
 #ifndef RL_LOG_H
 #define RL_LOG_H

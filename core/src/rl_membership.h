@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rl_membership.h - server membership: DNS SRV -> A/AAAA -> immutable,
  * reference-counted snapshots of trusted server identities (r-client.md 3.1,
  * 9, 9.4; api.md "DNS Refresh", "Resource-Request HA Policy").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rl_reqtable.h - in-flight requests indexed by unique_id (open addressing,
  * linear probing, power-of-two capacity). Entries are borrowed pointers; the
  * key is read through the key_of function so the table stores no copies.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rl_response.h - validation and zero-copy parsing of a Rate Response datagram
  * for one in-flight request (wire_protocol.md "rate_response PDU", "Response
  * Semantics"; r-client.md 6.2.1, 6.4, 9.3.3 step 1).

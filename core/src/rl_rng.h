@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rl_rng.h - the injectable random source behind request IDs (unique_id) and
  * AES-GCM nonces. Default: OpenSSL RAND_bytes. Failures fail closed. */
 #ifndef RL_RNG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rl_wire.h - wire constants and request/report encoders (wire_protocol.md
  * "Tenant Header", "Auth Header", "General PDU Format", "Rate Request",
  * "Latency Report PDU"; r-client.md 5).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rng.c - random bytes for unique_id and AES nonces through the host hook,
  * default OpenSSL RAND_bytes drawn in blocks. Any failure fails closed: the
  * buffer is zeroed and the caller sends nothing. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* server_id.c - structured server_id (wire_protocol.md "Structured server_id
  * Format") and strict SRV target parsing (r-client.md 3.1). */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* snapshot.c - immutable, reference-counted membership snapshots
  * (r-client.md 9 "Membership Snapshot", 9.1 ranking).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* wire_encode.c - plaintext encoders for the rate request and the latency
  * report datagrams, their size arithmetic, and the client-side quota checks
  * (wire_protocol.md "Tenant Header", "Auth Header", "Rate Request",

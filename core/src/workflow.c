@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* workflow.c - the optional admission workflow over the public core API
  * (api.md "Combined Admission Workflow"). */
 #include <string.h>

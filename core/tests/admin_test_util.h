@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* admin_test_util.h - shared helpers of the administrative-channel tests. */
 #ifndef ADMIN_TEST_UTIL_H
 #define ADMIN_TEST_UTIL_H

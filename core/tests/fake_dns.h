@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fake_dns.h - a scripted resolver, manual clock, log recorder and scripted
  * random source for tests of DNS membership (r_client_io.h resolver hooks).
  *

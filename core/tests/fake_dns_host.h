@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fake_dns_host.h - the fake host of fake_host.h with a client that discovers
  * its servers through the scripted resolver of fake_dns.h (r-client.md 3.1).
  * The three fh servers become the zone's members: fh server i has server_id

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fake_host.h - a scripted host for client-core tests: manual clock, captured
  * sends, deterministic random source, explicit three-server membership, and
  * a server-side response builder that turns a captured request into a Rate

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 # Independent AES-256-GCM known answer for test_admin_frame.c (wire_protocol.md
 # "Administrative Authentication", "AES-256-GCM Normative Framing", "Tenant
 # Acknowledgment PDU"), built with pyca/cryptography from the spec layout

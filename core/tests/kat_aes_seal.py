@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 # Independent AES-256-GCM known answer for test_auth.c (wire_protocol.md
 # "AES-256-GCM Normative Framing"), built with pyca/cryptography from the spec
 # layout alone; prints the tag and ciphertext pasted into test_auth.c.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* membership_env.h - shared fixture of the membership tests: one
  * rl_membership_t on the fake resolver, manual clock, log and random source,
  * and the two-server zone of r-client.md 3.1's example. */

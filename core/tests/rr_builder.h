@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rr_builder.h - test-only helpers shared by test_response*.c: assemble a
  * Rate Response datagram byte by byte from the wire_protocol.md layout
  * ("Tenant Header", "Auth Header", "rate_response PDU", "Guard Blocks",

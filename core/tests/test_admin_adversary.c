@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_admin_adversary.c - hostile input against the administrative codec
  * (r_admin.h), written from wire_protocol.md alone: "ADD Tenant"
  * (tenant_key_len 0 is no credential, and nothing past the PDU is read),

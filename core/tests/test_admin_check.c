@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the whole-datagram checks (r_admin.h "Whole-datagram
  * checks"): the server's request decode by pdu_type with the tenant-mutation
  * credential rules (wire_protocol.md "Deterministic validation rules"), and

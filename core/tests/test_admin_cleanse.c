@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Secrets of the administrative channel are cleansed before their memory is
  * released (project standard; r_admin.h r_admin_key_destroy,
  * r_admin_op_destroy): the administrative AES key, and the tenant credential

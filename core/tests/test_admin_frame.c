@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the administrative frame (wire_protocol.md "Tenant Header",
  * "Administrative Authentication", "AES-256-GCM Normative Framing"): sealing
  * against an independent known answer (kat_admin_seal.py), opening, and each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the Metrics Query 0x514D and Metrics Response 0x524D codec
  * (wire_protocol.md "Metrics Query PDU", "Query Variants", "Metrics Response
  * PDU", "Response Variants", "Metrics Record Formats"), including the four

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the sans-IO administrative operations (r_admin.h layer 3):
  * tenant mutation replays under one unique_id with the same sealed bytes,
  * correlation and rejection of bad datagrams without state change, status

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the Status Query 0x5153 and Status Response V1 0x5253 codec
  * and the validity-bit rule (wire_protocol.md "Status Query PDU", "Status
  * Response PDU", "status_flags validity bits", "health_flags bits").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the Tenant Mutation 0x544D and Tenant Ack 0x5441 codec
  * (wire_protocol.md "Tenant Mutation PDU", "Mutation Data Formats",
  * "Deterministic validation rules", "Tenant Acknowledgment PDU"). Expected

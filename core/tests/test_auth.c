@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for auth.c: key setup and release, cookie sealing, AES-256-GCM
  * sealing against an independent known answer (wire_protocol.md "AES-256-GCM
  * Normative Framing"), and opening: round trip, tamper, cookie and type

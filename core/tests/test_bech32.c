@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for bech32.c: BIP-173 published vectors (valid and invalid),
  * each rejection reason, padding rules, long payloads and exact encodings. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Secret material is cleansed before its memory is released (project
  * standard: "secrets are cleansed (OPENSSL_cleanse) before memory is freed";
  * r_client.h r_client_destroy). Cookie mode: every request datagram carries

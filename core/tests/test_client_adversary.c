@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Adversarial reproducers against the public API (r_client.h, r_client_io.h),
  * with a host and an r-server written here from the spec alone: responses are
  * built from the captured request bytes with the offsets of wire_protocol.md

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Adversarial reproducers for discovery and reports through the public API
  * (r-client.md 3.1, 6.1, 9.4; api.md "DNS Refresh", "Error Codes", "Reporting
  * measured work"), with the scripted resolver of fake_dns_host.h:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The client over DNS discovery with a scripted resolver (r-client.md 3.1,
  * 9.4; api.md "Configuration", "DNS Refresh", "Resource-Request HA Policy"):
  * creation, the first discovery, conforming members, per-request membership

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* DNS refresh pacing of the client (r-client.md 9.4; api.md "DNS Refresh"):
  * periodic refresh driven by submit/report activity, SRV TTL cap, failed
  * refreshes that keep the last good set and arm nothing, r_client_refresh_dns

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Datagram ingress through the public API and a fake host (api.md
  * "Datagrams and Timers"; r-client.md 6.2.1 "Invalid or unrelated datagram",
  * 6.3, 6.4 Authentication and Correlation rows).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Response blocks matched to the request block by block, and the codes of
  * bad datagrams that match no request in flight, through the public API.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reentrancy, response-semantic checks and teardown through the public API
  * (r-client.md 6.2.1 "response-semantic checks", 6.3; api.md "Threading and
  * reentrancy"). Three explicit servers, A oldest. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Resource-request submission through the public API and a fake host
  * (api.md "Resource Requests", "Configuration", "Error Codes"; r-client.md
  * 6.2.1 Created/Prepared rows, 6.4 Validation class).

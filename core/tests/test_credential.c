@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for credential.c: wire_protocol.md "Bech32 Credential Formats",
  * "Credential Validation Rules"; api.md "Credentials", "Configuration".
  * Accepted keys give exact fields; each rejection class is reported first-

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for errors.c: every public code has its exact name. */
 #include <setjmp.h>
 #include <stdarg.h>

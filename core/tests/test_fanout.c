@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The optional batch-send hook r_io_ops_t.udp_send_batch (r_client_io.h):
  * every fan-out of the core (request submit, replays, completion delivery,
  * latency reports) is one hook call with the destinations in membership

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for ids.c. Expected IDs computed independently with Python's
  * hashlib.blake2s (32-byte digest, first 16 bytes kept). */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for membership.c: configuration, DNS discovery (r-client.md
  * 3.1), target filtering, synchronous/asynchronous/late answers and the
  * query lifetime after release. Pacing is in test_membership_refresh.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for membership.c refresh pacing (r-client.md 9.4, api.md "DNS
  * Refresh"): periodic refresh driven by activity, SRV TTL cap, forced-refresh
  * throttle with jitter, and failed refreshes that arm nothing. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for policy.c: HA request-policy defaults, presets and schedule
  * derivation (r-client.md 9.3.1, 9.3.5; api.md "Resource-Request HA Policy"). */
 #include <setjmp.h>

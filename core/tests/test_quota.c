@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for quota.c: wire_protocol.md "API-key quota word, format
  * version 1" - the canonical default, every field at both ends of its range,
  * each rejection with its exact message, and the encoder. */

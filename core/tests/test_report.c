@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* r_client_report_latency through the public API and a fake host (api.md
  * "Reporting measured work"; r-client.md 6.2.2, 7.2; wire_protocol.md
  * "Latency Report PDU"). Three explicit servers A, B, C; the key's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for reqtable.c: unique_id -> entry map with growth and deletion. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Request state machine through the public API and a fake host
  * (r-client.md 6.2.1, 9.3.3, 9.3.4, 9.3.5; r-client-ha-design.md 10).
  * Three explicit servers: A (index 0) oldest, then B, then C.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One logical request per submit (r-client.md 9.3.2: "Every transmission
  * and replay for the operation MUST represent the same logical request";
  * wire_protocol.md "Nonce MUST be unique per AES key"): the copying and the

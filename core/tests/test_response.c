@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for response.c: accepted Rate Responses and their zero-copy
  * views, the success rule (wire_protocol.md "Response Semantics"), the auth
  * and correlation classes, check precedence (malformed, auth, correlation;

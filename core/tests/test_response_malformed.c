@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for response.c, step 1 (malformed): every framing check of
  * rl_response.h on a datagram built by rr_builder.h, every truncation, and
  * the AES case where PDU checks run after decryption. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for rl_response_match (the block-by-block answer to a request:
  * wire_protocol.md "rate_response PDU", the request modified in place with
  * the counts copied; "Response Semantics"; r-client.md 5.2, 6.2.1) and for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for rng.c: injectable source, UUIDv4 bits, fail-closed. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for server_id.c: structured server_id and SRV target parsing. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for snapshot.c: oldest-first order, duplicate handling, rank
  * lookup and reference counting (r-client.md 9, 9.1). */
 #include <setjmp.h>

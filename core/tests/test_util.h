@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_util.h - small helpers shared by the cmocka unit tests. */
 #ifndef RL_TEST_UTIL_H
 #define RL_TEST_UTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for wire_encode.c: byte-exact request and report datagrams
  * (expected bytes written by hand from wire_protocol.md "Tenant Header",
  * "Auth Header", "Rate Request", "Guard Blocks", "Resource Blocks", "Metrics

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The admission workflow (r_client_workflow.h; api.md "Combined Admission
  * Workflow", "Reporting measured work"; r-client.md 6.2, 6.2.2, 6.3) through a
  * fake host with three explicit servers A (oldest), B, C and the default

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The conformance gate for a Ratelimitly client's own repository: what the
 # GitHub Actions workflow (github-actions.yml) and the GitLab CI job
 # (gitlab-ci.yml) beside this file run. Copy it into the client's repository.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # usage: run_ci_recipe_test.sh RL_TESTBED C_ADAPTER SOURCE_DIR
 #
 # The client CI recipes (examples/ci/README.md; project): client-conformance.sh,

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Write reports/fuzz/<date>-campaign.md and .json from a fuzz/campaign.sh work
 directory (one <harness>/result.env per harness).
 

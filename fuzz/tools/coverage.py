@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Corpus coverage per harness (fuzz/campaign.sh --coverage; fuzz/README.md "Coverage").
 
 Usage: fuzz/campaign.sh --coverage [--out DIR] [--no-build] [harness...]

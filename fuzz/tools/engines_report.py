@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Compare a libFuzzer and an AFL++ campaign of the same harnesses (fuzz/README.md "Latest results").
 
 Usage: engines_report.py --libfuzzer WORK --afl WORK [--coverage reports/fuzz/coverage/summary.json]

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Write the seed corpora fuzz/corpus/<harness>/seed-<sha1> from vectors/*.json,
 conformance/cases, the rl-testbed test files and a few handmade inputs.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Test of crash triage (fuzz/tools/triage.py) on fuzz_planted, the quota_word
 # harness with three planted bugs (fuzz/fuzz_planted.c). Needs the fuzz and afl
 # presets configured with -DRCLIENT_FUZZ_PLANTED=ON and built (scripts/fuzz-smoke.sh does).

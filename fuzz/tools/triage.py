@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Crash triage (fuzz/campaign.sh --triage; fuzz/README.md "Triage").
 
 Usage: fuzz/campaign.sh --triage DIR [harness] [--regressions OUT] [--summary FILE]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_flood.c - a latency-report load for the memory test of
  * `rl-testbed serve` (run_tracker_memory.sh): the client core through its
  * public API (r_client_report_latency) on a real IPv4 UDP socket.

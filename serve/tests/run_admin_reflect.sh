@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # A captured administrative query, resent from another address, is not
 # answered (issue 20 item 7; project rule, docs/serve.md "Administrative
 # channel": a query is answered once). A relay between `rl-testbed admin`

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Command line of `rl-testbed serve`: every bad value refused with exit 2 and
 # the option or key named; config file errors name the file and the line or
 # field; a bind failure exits 1; --help and a good config file exit 0.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # --dnsmasq and --zone output of `rl-testbed serve`: the exact text of both
 # files, then the dnsmasq snippet served by dnsmasq on a loopback port (started
 # here, stopped after) and queried with dig: the SRV record names

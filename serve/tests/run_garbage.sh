@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # `rl-testbed serve` fed random, oversized and truncated datagrams keeps
 # serving: afterwards a valid request still gets its answer, the process is
 # alive, and the log names why each bad datagram was dropped.

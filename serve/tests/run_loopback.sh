@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Loopback tests of `rl-testbed serve` against the project's client core
 # (serve_host: r_client.h over real sockets), in each auth mode over IPv4 and
 # IPv6: an allow, a deny on a tight limit, dedup of a replayed unique_id,

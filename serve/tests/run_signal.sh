@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Signals reach `rl-testbed serve` under a flood (docs/serve.md "Stop it";
 # project rule: a server stops on a signal within 100 ms under any load):
 # while serve_flood keeps the socket readable, SIGHUP restarts the server,

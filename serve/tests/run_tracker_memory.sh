@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Tracker memory of `rl-testbed serve` under a flood of latency reports
 # (docs/serve.md "Memory"): one rl-none tenant with the default quota word
 # (1,024 latency services, latency_buffer_size_max 32) receives 500,000

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* serve_flood.c - a datagram flood for the signal tests of `rl-testbed
  * serve` (run_signal.sh): sends 64-byte datagrams of zeros (a tenant TLV the
  * server cannot parse: drop_malformed, one log line each) to 127.0.0.1:PORT

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* serve_host.c - a test host for the loopback tests of `rl-testbed serve`:
  * the client core through its public API (r_client.h) on real IPv4 and IPv6
  * UDP sockets, like examples/event_loop.c, with switches that misbehave on

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # serve_lib.sh - shared by the loopback test scripts of rl-testbed serve.
 # Source it after setting $bin (the rl-testbed binary) and $tmp (a scratch
 # directory). Provides check, start_serve, server_port, server_id,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_conf.c - serve configuration: the server spec keys and their bounds
  * (tools/rl-testbed/README.md "serve"), the JSON file's error positions, and
  * the final checks (wire_protocol.md "Structured server_id Format"). */

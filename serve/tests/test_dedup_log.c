@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_dedup_log.c - serve's ERROR log of dedup evictions (wire_protocol.md
  * Degraded-State Behavior: "the server MUST emit ERROR logs"; docs/serve.md
  * "Read the log"): a datagram whose answer evicts live dedup entries writes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_fault.c - serve's scripted faults outside the model: the rate cap's
  * exact token counts, delay draws within their distribution's bounds, the
  * injected datagrams' shapes, and the reply queue's order. */

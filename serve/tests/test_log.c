@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_log.c - the serve --log line (docs/serve.md "Read the log"): every
  * line is one JSON object a JSON reader parses, and the Tenant Header key_id
  * is written as a decimal string so that 64-bit values (2^63 and up, above

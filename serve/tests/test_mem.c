@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_mem.c - serve's host memory readings (serve_mem.h): the parsers of
  * /proc/meminfo, the cgroup v2 memory.max and /proc/self/statm, and a live
  * reading on this host. */

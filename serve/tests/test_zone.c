@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_zone.c - DNS records of serve (r-client.md 3.1 "DNS SRV Setup":
  * SRV under _ratelimitly._udp.<name>, targets whose first label is
  * s-<server_id>, A/AAAA per target), exact text of both forms. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_dedup_collide.c - the reference server model under unique_ids chosen
  * to share one dedup index slot (issue: hash flooding of an unkeyed index).
  * The unique_ids collide under the earlier unkeyed mix of the index at the

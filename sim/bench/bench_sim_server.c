@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_sim_server.c - throughput of the reference server model: one
  * client-encoded AES request (1 guard, 2 resources) handled by 3 servers and
  * an oracle instance, with a latency report every 16 requests and a replay

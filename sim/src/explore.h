@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* explore.h - explore mode (docs/explore.md): random worlds drawn from a
  * seed, properties of r-client.md 9.3 and wire_protocol.md checked by an
  * observer of the simulator's events and datagrams (never the core's internal

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* explore_check.c - the properties of explore mode (docs/explore.md
  * "Properties"), checked by an observer of the event log and of the bytes of
  * every datagram sent and delivered. Written from r-client.md 9.3,

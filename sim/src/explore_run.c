@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* explore_run.c - explore mode's driver (docs/explore.md): run worlds seed by
  * seed under the property observer, count the coverage of the worlds drawn,
  * shrink a failing world to a small trace file. */

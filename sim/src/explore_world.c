@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* explore_world.c - one random world per seed, written as a trace document
  * (docs/traces.md), so a world found failing is already a trace file that
  * `rl-testbed sim` reproduces (docs/explore.md "Worlds").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_config.c - ownership of a sim_config_t (sim_config.h): the config owns
  * its arrays, and each client its script and mix, each DNS epoch its members. */
 #include "sim_config.h"

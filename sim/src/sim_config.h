@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_config.h - the in-memory form of a trace (docs/traces.md): everything a
  * run needs besides the seed. Built by the trace loader (sim_trace.h) or by
  * code; every time is in ms from the start of the run unless named *_us. */

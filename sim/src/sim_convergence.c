@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_convergence.c - convergence per fault event (docs/traces.md
  * "Convergence per fault event"; r-client-ha-design.md 7, "convergence time
  * after membership changes or packet loss").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_dns.c - the simulated DNS behind the client core's resolver hooks
  * (r_client_io.h). Every lookup is decided at query time from the epoch in
  * force then, and answered later by an engine event (class

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_dns.h - the simulated DNS: SRV and A/AAAA answers that change over
  * time (an epoch timeline), with TTLs, empty answers, failures, timeouts and
  * non-conforming targets. It answers the client core's resolver hooks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_engine.c - virtual clock and event queue: an array-based binary
  * min-heap of events ordered by (at, key), key = class << 56 | seq. The array
  * only grows (doubling), so a steady-state run allocates nothing per event.

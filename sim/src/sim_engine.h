@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_engine.h - the simulator's deterministic substrate: virtual clock,
  * priority event queue, seeded random streams, and the event log whose digest
  * proves a run reproducible. Nothing here reads a wall clock or an OS random

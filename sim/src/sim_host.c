@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_host.c - the simulator as the host of the unmodified client core:
  * it implements r_io_ops_t (udp_send into the simulated network, now_ms from
  * the virtual clock plus skew, random from the client's stream, steering),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_keys.c - Bech32 (BIP-173) encoding and simulated tenant credentials. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_keys.h - deterministic API-key credentials for simulated tenants.
  * The simulator builds credential text with its own Bech32 (BIP-173) encoder,
  * independent of the client's, so every simulated run also checks the

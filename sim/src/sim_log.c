@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_log.c - the event log: every record is a fixed 40-byte little-endian
  * block u64 at | u64 kind | u64 a | u64 b | u64 c folded into one SHA-256
  * (OpenSSL EVP), and optionally printed as "<at_us> <kind> <a> <b> <c>".

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_metrics.c - the metrics of r-client-ha-design.md section 7 for one run:
  * collection during the run, final figures, and output as a table for people
  * and JSON for tools. */

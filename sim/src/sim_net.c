@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_net.c - the simulated network. One state per directed link (its
  * parameters and its Gilbert-Elliott state), partition flags per node, and a
  * free-list pool of packets so a steady-state run allocates nothing per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_net.h - the simulated network: one directed link per (source node,
  * destination node) with latency, jitter, loss (Bernoulli or Gilbert-Elliott
  * bursts), duplication, reordering, partitions and link down/up, all

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_nodes.c - server nodes (processing delay, pause queue, responses into
  * the network, per-request server answers), node addressing, and the pools
  * behind them: the unique_id map, request records and packet buffers. No

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_oracle.c - the one oracle (docs/traces.md "Oracle"): a single
  * authority on the true (run) clock, an instance of the reference server
  * model with no loss, no freshness check and a healthy dedup cache, that

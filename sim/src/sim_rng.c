@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_rng.c - the simulator's random streams: xoshiro256** (Blackman & Vigna,
  * "Scrambled linear pseudorandom number generators", 2018) seeded with
  * splitmix64. Pure functions of the stream state: no OS entropy, no clock.

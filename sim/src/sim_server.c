@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_server.c - the reference r-server model (contract: sim_server.h).
  *
  * ==== Server model (docs/traces.md "Server model" copies this text) ====

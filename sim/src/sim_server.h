@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_server.h - the reference r-server model (wire_protocol.md), sans-IO.
  *
  * It speaks real bytes with its own decoder and encoder (it shares no code

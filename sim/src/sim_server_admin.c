@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_server_admin.c - the reference server's administrative channel
  * (wire_protocol.md "Administrative PDUs"; contract: sim_server.h). Its own
  * decoder and encoder, like the rate path: it shares no code with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_server_auth.c - the reference server's request authentication and
  * response sealing (wire_protocol.md "Auth Header", "Cookie Authentication",
  * "AES-256-GCM Normative Framing"), with OpenSSL EVP directly.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_server_codec.c - the reference server's decoder and in-place response
  * encoder (wire_protocol.md "Tenant Header", "Auth Header", "General PDU
  * Format", "Rate Request", "rate_response PDU", "Latency Report PDU").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_server_codec.h - the reference server's own wire decoder and response
  * encoder (wire_protocol.md "Tenant Header", "Auth Header", "General PDU
  * Format", "Rate Request", "Metrics Label TLV Parameter", "rate_response PDU",

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_server_dedup.c - deduplication cache: insertion-ordered ring plus an
  * open-addressing index (see sim_server_dedup.h). */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_server_dedup.h - the reference server's deduplication cache
  * (wire_protocol.md "unique_id" Deduplication Key, "Deduplication Health
  * Model"; r-client-ha-design.md 11 items 1-3). Private to the server.

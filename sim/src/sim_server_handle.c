@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_server_handle.c - one datagram through the reference server: framing,
  * tenant, auth, PDU, freshness, dedup, then the models (the order and the
  * models are documented at the top of sim_server.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_server_int.h - internals shared by the reference server's files
  * (sim_server.c, sim_server_auth.c, sim_server_rate.c). Not for other
  * simulator modules: they use sim_server.h. */

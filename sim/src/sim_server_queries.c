@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_server_queries.c - administrative queries are answered once
  * (contract: sim_server_int.h; the rule: sim_server_admin.c "Queries are
  * answered once").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_server_rate.c - the reference server's state models: fixed-window rate
  * buckets, sliding-window-minimum latency trackers, metrics-label quota, and
  * the validate / decide / commit pipeline that makes a Rate Request and a

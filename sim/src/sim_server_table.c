@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_server_table.c - open-addressing state table with lazy expiry (see
  * sim_server_table.h). */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_server_table.h - open-addressing table of per-tenant state entries keyed
  * by (key_id, 16-byte id) with lazy expiry: rate buckets (bucket_id), latency
  * trackers (latency_tracker_id) and metrics labels (a label fingerprint).

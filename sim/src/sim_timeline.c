@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_timeline.c - metrics per client and fixed window of the run clock for
  * `rl-testbed sim --timeline MS FILE` (docs/traces.md "Timeline"): a CSV
  * row per (window, client) with the counters of sim_tl_field_t and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_trace.c - trace loading (docs/traces.md): the file, the top level,
  * servers, names and expectations. Clients are in sim_trace_client.c, links
  * and DNS in sim_trace_net.c, faults in sim_trace_fault.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_trace.h - the JSON trace loader (docs/traces.md): a trace file becomes
  * a sim_config_t (sim_config.h). Strict: unknown fields, wrong types, values
  * out of range, dangling names and invalid policies are errors, reported as

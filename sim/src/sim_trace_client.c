@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_trace_client.c - the clients of a trace (docs/traces.md "Clients"):
  * credentials (recorded only: the world generates the keys), the HA policy
  * (a named preset plus overrides, checked with r_client_policy_schedule

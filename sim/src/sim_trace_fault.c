@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_trace_fault.c - the fault timeline of a trace (docs/traces.md "Faults"). */
 #include <inttypes.h>
 #include <stdlib.h>

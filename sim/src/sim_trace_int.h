@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_trace_int.h - the trace loader's sections, shared by sim_trace.c,
  * sim_trace_client.c and sim_trace_net.c. Each parser fills its part of cfg
  * (arrays owned by cfg, freed by sim_config_free even on error) and returns

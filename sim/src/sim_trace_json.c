@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_trace_json.c - typed readers with JSON paths in errors (docs/traces.md
  * "Errors"): a bad trace names the file, the field and the problem. */
 #include "sim_trace_json.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_trace_json.h - typed, path-tracking readers over jansson values for the
  * trace loader (docs/traces.md). Every reader either fills its output or
  * writes one error "<file>: <json path>: <problem>" into the context and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_trace_net.c - trace sections for the network and the environment
  * (docs/traces.md "Links", "DNS", "Faults"). */
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_world.c - one simulated run: build the world from a config and a seed,
  * schedule the fault timeline, run the engine, drain, check expectations,
  * tear down. The run is a pure function of (config, seed). */

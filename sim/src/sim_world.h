@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_world.h - one simulated run: the world (engine, network, DNS, servers,
  * clients hosting the unmodified client core through its public headers,
  * workload, oracle) and its metrics (r-client-ha-design.md section 7). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_world_int.h - private state of one simulated run, shared by
  * sim_world.c (setup, faults, run, expectations), sim_host.c (the client
  * host adapter and workload), sim_nodes.c (server delivery and processing)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Bad input to `rl-testbed sim --explore` and `--seeds` (docs/explore.md: "2 on
 # a usage error"; project: a clear, specific message, and no option silently
 # ignored, since an ignored --seed would run other seeds than asked).

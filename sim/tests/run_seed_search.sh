@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `rl-testbed sim TRACE --seeds A..B` (docs/explore.md "Seed search"): the
 # seeds whose expectations fail are listed, each with its failed expectation,
 # and counted; a trace every seed passes lists none and exits 0. project.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run_two_process.sh RL_TESTBED TRACE... - run the traces in two separate
 # processes (same arguments, default seeds) and require stdout and --json to
 # be byte-identical: the output depends only on the traces and seeds, never on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_dedup_unkeyed.h - the reference server's earlier, unkeyed dedup index
  * mix: what anyone can compute without a key, so what an attacker uses to
  * choose unique_ids that share one index slot. Used by the test of the keyed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_rng_weak.h - stand-in random streams for the server tests and bench.
  *
  * The engine's sim_rng_* (sim_engine.h) are written in another module; until it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_run_util.h - test helper: parse a trace from text and run it with the
  * event log captured in memory. Include after <cmocka.h>, "sim_trace.h" and
  * "sim_world.h". */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_server_admin_util.h - helpers for the reference server's
  * administrative-channel tests. Include after sim_server_test_util.h, once
  * per test executable.

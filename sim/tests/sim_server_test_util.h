@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_server_test_util.h - helpers for the reference-server tests.
  *
  * Requests are built with the CLIENT's encoder and sealer (rl_wire.h,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Common random numbers (docs/traces.md "Random numbers"): every link,
  * client and server draws from its own streams, so changing one client's
  * policy leaves every other client's events and every link's draws as they

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Counter-based packet draws (docs/traces.md "Random numbers", project
  * choice after issue 23): a packet's loss, duplication, latency and reorder
  * draws follow from (seed, link, request identity, transmission index), so a

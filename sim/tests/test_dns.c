@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for sim_dns.c. The consumer of the answers is the real client
  * core (public API): clients are created at exact simulated times, their DNS
  * discovery runs against the model, and r_client_server_count shows what

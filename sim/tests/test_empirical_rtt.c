@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Empirical latency reproduces the measured round trip (docs/traces.md
  * "latency", issue 23 item 1): one sample of the file per request-server
  * exchange, split between the two directions, so the simulated round trip to

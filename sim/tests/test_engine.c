@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for the simulator substrate (sim_engine.h): random streams
  * (sim_rng.c) and the event queue (sim_engine.c). The event log is in
  * test_log.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Explore mode's observer (docs/explore.md "Properties") on hand-made event
  * streams: a request that keeps every rule passes; each broken rule is named
  * by its property. The expected verdicts come from r-client.md 9.3 and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The faults a policy tuner needs (docs/traces.md "faults", "servers",
  * "clients"): server overload (a bounded FIFO service queue), restart with
  * downtime, late timers, clock drift. Expected values follow from the trace

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for sim_log.c: the 40-byte little-endian record layout, the
  * SHA-256 digest of the event log and its text form. Expected digests were
  * computed independently with Python's hashlib (snippets beside each test). */

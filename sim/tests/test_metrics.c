@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Metrics judged against each request's own view (docs/traces.md "Metrics"):
  * oldest_selected against the request's membership snapshot, responses from
  * an identity the snapshot does not trust counted by class (never as late

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests for sim_net.c: latency shapes, loss models, duplication,
  * reordering, partitions, link down/up, per-link overrides, stats and the
  * event log of the simulated network. */

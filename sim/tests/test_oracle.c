@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Property tests of the one oracle (docs/traces.md "Oracle",
  * "Over-consumption"): in fault-free configurations - no loss, no skew, no
  * restart, healthy dedup; one and several servers; with and without latency

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_server_admin_adversary.c - hostile administrative datagrams against
  * the reference server (wire_protocol.md "Tenant Mutation PDU", "Mutation
  * Data Formats", "Metrics Query PDU", "Pagination rules", "Metrics Response

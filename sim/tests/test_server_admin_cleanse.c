@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_server_admin_cleanse.c - the reference server leaves no tenant
  * credential of an administrative ADD in memory it releases (project
  * standard, as core/tests/test_admin_cleanse.c for the client): the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_server_admin_metrics.c - the reference server's Metrics Query /
  * Metrics Response (wire_protocol.md "Metrics Query PDU", "Metrics Response
  * PDU", "Metrics Record Formats", "Quota Enforcement Semantics" label

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_server_admin_replay.c - a captured administrative query, resent, is
  * not answered again (issue 20 item 7). project rule (docs/spec-notes.md
  * "Administrative queries are answered once"): a server answers nothing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_server_admin_status.c - the reference server's Status Query /
  * Status Response V1 (wire_protocol.md "Status Query PDU", "Status Response
  * PDU"): the fixed 448-byte layout, validity bits, and queue-local counters

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_server_admin_tenant.c - the reference server's Tenant Mutation rules
  * (wire_protocol.md "Tenant Mutation PDU", "Deterministic validation rules",
  * "Tenant Acknowledgment PDU", "Administrative Authentication"): every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_server_dedup.c - reference server: deduplication cache (wire_protocol.md
  * "unique_id" Deduplication Key, "Deduplication Health Model";
  * r-client-ha-design.md 11 items 1-3), restart and server_id. */

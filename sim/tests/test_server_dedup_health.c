@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_server_dedup_health.c - reference server: the dedup cache's health
  * and the replay window (wire_protocol.md "unique_id" Healthy-State
  * Guarantee, Degraded-State Behavior, "Deduplication Health Model",

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_server_drop.c - reference server: the decoder and the blackhole
  * (wire_protocol.md "Ordering of records", "Size Field Semantics", "Tenant
  * Header", "Auth Header", "AES-256-GCM Normative Framing", "Rate Request",

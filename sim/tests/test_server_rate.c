@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_server_rate.c - reference server: fixed-window rate model, guards,
  * all-or-nothing decisions, response encoding, steering and labels
  * (wire_protocol.md "Resource Blocks", "Guard Blocks", "Response Semantics",

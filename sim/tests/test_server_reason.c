@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_server_reason.c - reference server: the reason a dropped datagram
  * carries (sim_server_result_t.why, sim_server_reason_text), and the forced
  * deny hook. Expected texts name the wire_protocol.md field and rule broken:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_server_review.c - reference server: findings of an adversarial review
  * of the dedup cache and the latency trackers (issue 20), each checked
  * against wire_protocol.md. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_server_tables.c - the reference server's two hash structures against
  * naive models under random churn: the state table (linear probing,
  * backward-shift deletion, in-place sweep, growth) and the dedup ring (FIFO

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_server_tracker.c - reference server: latency trackers and reports,
  * binding mismatches, quotas and freshness (wire_protocol.md "Guard Blocks",
  * "Content-defined latency-tracker identity", "Latency Report PDU",

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_trace.c - the trace loader (docs/traces.md): every shipped trace
  * loads, and each documented default, shorthand and mapping lands in
  * sim_config_t exactly as documented. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 /* test_trace_errors.c - the trace loader's rejections (docs/traces.md
  * "Errors"): every file under sim/tests/bad_traces/ gives its exact error,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Documented truths re-checked after issue 23 item 5 (docs/traces.md):
  * the drift of a clock is floored to whole ms, also when negative ("server
  * clock = run clock + skew + floor(run_us x ppm / 10^9) ms"); `disagreed`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The world's unique_id map (sim_nodes.c): lookups, removal with
  * tombstones, and amortized rebuilds when the live count sits just under half
  * the table (a steady state of an open-loop run: as many requests forgotten

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The simulated world end to end (sim_world.c, sim_host.c, sim_nodes.c,
  * sim_metrics.c): determinism, seeds, expectations, metrics on small traces. */
 #include <setjmp.h>

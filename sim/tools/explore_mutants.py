@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Explore mode against mutants (docs/explore.md "Finding mutants").
 
 Copies the committed tree (git archive HEAD) to a scratch directory, builds

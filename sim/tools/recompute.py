@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Independent recomputation of the simulator's metrics from its event log.
 
 Written from docs/traces.md ALONE ("Event log", "Metrics", "Oracle",

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_data.c - reading a sweep's output directory for the report:
  * summary.json (docs/sweep.md "summary.json") and, when present,
  * manifest.json for the configurations' policies and the traces' variant

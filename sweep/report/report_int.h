@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_int.h - the report's internal interfaces (sweep_report.h is the public one). */
 #ifndef REPORT_INT_H
 #define REPORT_INT_H

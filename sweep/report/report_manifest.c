@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_manifest.c - what the report takes from a sweep's manifest.json
  * (docs/sweep.md "Output directory"): each configuration's policy fields
  * (for U, N, the horizon H and the derived dedup TTL) and each trace's

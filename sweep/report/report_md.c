@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_md.c - report.md (overview, plots, aggregated tables, the
  * configurations) and tables.md (per trace: the summary of every
  * configuration and its paired difference from the baseline). Every table

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_pareto.c - the Pareto front of (x, y) points, both minimised:
  * the configurations no other configuration beats on both p99 decision
  * latency and false-allow rate (r-client-ha-design.md 7). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_plot.c - the report's plots as gnuplot data files (NAME.dat) and
  * scripts (NAME.gp), each script drawing NAME.svg and NAME.png when run
  * with `gnuplot NAME.gp` in the output directory:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_run.c - rep_write: the output directory, the highlighted
  * configurations and Pareto fronts, the plots (written, then run through
  * gnuplot in the output directory) and the Markdown. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report_select.c - which traces and configurations each part of the
  * report shows: loss-rate variants, fault traces, empirical round-trip
  * traces, configurations that differ only in U, highlighted ones. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sweep_report.h - the HA policy sweep report (docs/sweep.md "Report"):
  * reads a finished sweep's output directory (summary.json, manifest.json),
  * writes report.md and tables.md (per configuration x trace summaries and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sweep.h - the HA policy sweep definition (docs/sweep.md "Sweep file"):
  * configurations (explicit and grid points) of the one request policy
  * (r-client-ha-design.md 6, r-client.md 9.3), traces (with parameter

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sweep_io.c - the files of an output directory other than the results
  * (docs/sweep.md "Output directory", "Resume", "Sweep hash and build id"):
  * the metric columns, the build id, manifest.json, units.log lines, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sweep_load.c - the sweep file loader (docs/sweep.md "Sweep file"): strict
  * like the trace loader (unknown fields, duplicate keys, wrong types and
  * out-of-range values are errors naming the file and the JSON path). It

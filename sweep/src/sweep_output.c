@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sweep_output.c - results.csv/json and summary.csv/json of a complete
  * sweep (docs/sweep.md "results.csv" .. "Number format"), written from the
  * results log alone, so a resumed or merged sweep writes the same bytes as an

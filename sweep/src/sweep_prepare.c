@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sweep_prepare.c - the traces of a sweep (docs/sweep.md "traces",
  * "Validation", "Sweep hash"): every trace file is read once, each variant is
  * its JSON with the "vary" members set, loaded with the strict trace loader;

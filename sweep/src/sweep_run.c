@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sweep_run.c - running a sweep with worker processes (docs/sweep.md
  * "Units", "Resume"). The parent loads and checks everything, then forks
  * workers that inherit the parsed traces (no file is read per unit); it hands

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sweep_run.h - running a sweep (docs/sweep.md "Units", "Output directory",
  * "Resume", "Sharding and merge"): worker processes run units and the parent
  * appends each finished unit to the results log; a complete sweep gets its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sweep_stats.c - quantiles and the paired t interval (docs/sweep.md
  * "Statistics"). The Student t CDF is 1 - I_{nu/(nu+t^2)}(nu/2, 1/2) / 2 for
  * t >= 0 (symmetric below), with I the regularized incomplete beta function

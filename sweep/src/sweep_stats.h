@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sweep_stats.h - the statistics of a sweep summary (docs/sweep.md
  * "Statistics"): quantiles across seeds and the paired Student t interval of
  * the difference from the baseline. The t quantile is computed from the

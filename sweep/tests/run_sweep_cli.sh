@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # CLI tests of `rl-testbed sweep` (docs/sweep.md, tools/rl-testbed/README.md):
 # determinism across runs and --jobs, shards merged equal one run, stop and
 # resume (--stop-after and a signal) equal one run, refusals name the file

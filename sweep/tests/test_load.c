@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_load.c - the sweep file loader (docs/sweep.md "Sweep file"): accepted
  * files expand as documented (presets, grid order and names, seed ranges,
  * variants), and every malformed file is refused naming the file and field. */

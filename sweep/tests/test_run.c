@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_run.c - the run bookkeeping (docs/sweep.md "Resume", "Sharding and
  * merge", "Number format"): --shard parsing, the number format, resuming
  * after a stop and after a torn log line, refusals of a changed sweep,

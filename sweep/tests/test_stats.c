@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_stats.c - the summary statistics (docs/sweep.md "Statistics"): the
  * Student t quantile against closed forms of the t distribution (df 1, 2, 3)
  * and the normal limit, quantile interpolation, and the paired interval on a

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Paired against unpaired 95 % interval width of a configuration's difference from the baseline
 (docs/sweep.md "Statistics"): reads a sweep's results.csv and prints, per trace and metric, the
 half-width of the paired interval (d_i = config - baseline on seed i, t * s_d / sqrt(n)) and of the

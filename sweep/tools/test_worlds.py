@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Test of sweep/tools/worlds.py's server-count section (issue 23 item 3, project): on a hand-made
 results.csv where `b_fixed-U5-N3` has fewer false allows than the default with 3 servers and more
 with 5 (every seed, so both intervals exclude 0), the section counts one hold at 3 servers, one flip

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The HA tuning report's recommendations checked across worlds (issue 23 item 3).
 
 Reads the results.csv of the worlds sweep (reports/ha-tuning/worlds.json: every configuration on

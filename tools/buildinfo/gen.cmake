@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cmake -DSRC=<source dir> -DOUT=<file.c> -DVERSION=<v> -DPYTHON=<python3> [-DCOMMIT=<sha>] -P gen.cmake
 # Writes OUT from rl_build_info_gen.c.in; configure_file leaves it untouched
 # (so nothing relinks) when the commit and the suite data did not change.

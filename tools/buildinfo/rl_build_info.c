@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rl_build_info.c - the build id (see rl_build_info.h); the constant strings
  * are in the generated rl_build_info_gen.c. */
 #include "rl_build_info.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rl_build_info.h - what `rl-testbed --version`, the JUnit and JSON reports and
  * the sweep manifests record about the build: the project version (one place:
  * project() in the top CMakeLists.txt), the commit it was built from, the build

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* admin.h - `rl-testbed admin`: an operator's client of the administrative
  * channel (wire_protocol.md "Administrative PDUs") over UDP, on the client
  * operations of r_admin.h (replays under one unique_id, timeouts, metrics

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* admin_cmd.c - the `rl-testbed admin` front end: parses the command line
  * into an admin_cfg_t and calls the engine (admin_run.c) and the printer
  * (admin_print.c). Every bad argument is named in the message. */

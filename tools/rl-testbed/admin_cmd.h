@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* admin_cmd.h - the `rl-testbed admin` subcommand (engine: admin.h). */
 #ifndef RL_ADMIN_CMD_H
 #define RL_ADMIN_CMD_H

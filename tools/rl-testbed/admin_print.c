@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* admin_print.c - `rl-testbed admin` output: tables for people, one JSON
  * object per run with --json (contract: admin.h; formats in
  * tools/rl-testbed/README.md "admin"). */

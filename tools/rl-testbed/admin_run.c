@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* admin_run.c - the `rl-testbed admin` engine: one r_admin operation
  * (r_admin.h layer 3) on a connected UDP socket, with poll() for datagrams
  * and the operation's deadlines (contract: admin.h). */

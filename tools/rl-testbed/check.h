@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check.h - `rl-testbed check`: a command-line client on the public runtime
  * (r_client_runtime.h). check_cmd.c parses the command line into a
  * check_cfg_t; check_run.c makes the runtime and runs one decision (and an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_cmd.c - the `rl-testbed check` front end: parses the command line
  * and calls the engines (check_run.c, check_load.c). Every bad argument is
  * named in the message. */

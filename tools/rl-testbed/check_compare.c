@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_compare.c - `check --load|--duration ... --compare-server ...`: two
  * configurations, A (--server) and B (--compare-server, all else equal), run
  * in alternating rounds, A B then B A, so that a drift of the host's load

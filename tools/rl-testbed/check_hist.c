@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_hist.c - the log-linear histogram of check_hist.h. */
 #include "check_hist.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_hist.h - a log-linear latency histogram (the HDR histogram layout):
  * values 0..255 each have their own bucket; above, every power of two is cut
  * into 128 equal buckets, so a recorded value is reported at most 1/128

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_load.c - the `rl-testbed check --load N | --duration S` engine on the
  * public runtime. Open loop (--rate R > 0): request i is due at start + i/R
  * and its latency is timed from that intended moment as well as from its

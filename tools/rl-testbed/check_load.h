@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_load.h - the result of one `check --load` run, shared by the engine
  * (check_load.c) and its printer (check_load_print.c). */
 #ifndef CHECK_LOAD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_load_print.c - the `check --load` summary: text lines (the first
  * three keep their earlier form) or, with --json, one JSON object. Latency
  * quantiles come from the histogram (check_hist.h): nearest rank, reported

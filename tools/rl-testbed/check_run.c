@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_run.c - the `rl-testbed check` engine for one decision: the runtime
  * from the command line and the environment, the request from the buckets
  * and guards, a poll loop until the callback (api.md "Datagrams and Timers"),

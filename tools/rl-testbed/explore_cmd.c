@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* explore_cmd.c - `rl-testbed sim --explore`, `--check` and `--seeds`
  * (docs/explore.md): argument parsing only; the work is sim/src/explore_*.c. */
 #define _POSIX_C_SOURCE 200809L

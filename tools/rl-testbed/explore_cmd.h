@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* explore_cmd.h - `rl-testbed sim --explore` / `--seeds` (docs/explore.md). */
 #ifndef RL_EXPLORE_CMD_H
 #define RL_EXPLORE_CMD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* interop_cmd.c - `rl-testbed interop`: parse the options and run the interop
  * engine (conformance/interop, docs/interop.md). */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* interop_cmd.h - the `rl-testbed interop` subcommand (engine:
  * conformance/interop/interop.h, docs/interop.md). */
 #ifndef RL_INTEROP_CMD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* key_cmd.c - `rl-testbed key`: make rl-none, rl-cookie, rl-aes and rl-secret credentials
  * with chosen key_id and quotas (wire_protocol.md "Bech32 Credential Formats", "API-key quota
  * word, format version 1"), and inspect one field by field, naming the exact rule a bad one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* key_cmd.h - `rl-testbed key make|inspect` (tools/rl-testbed/README.md "key"). */
 #ifndef RL_KEY_CMD_H
 #define RL_KEY_CMD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* main.c - rl-testbed: command-line front end of the Ratelimitly toolkit.
  * Exit status: 0 success, 1 a check failed, 2 usage error. */
 #define _POSIX_C_SOURCE 200809L /* strndup */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* serve_cmd.c - `rl-testbed serve`: parses the command line into a
  * serve_conf_t and runs the serve engine (serve/serve.h). Options are
  * documented in tools/rl-testbed/README.md "serve" and docs/serve.md. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* serve_cmd.h - the `rl-testbed serve` subcommand (engine: serve/serve.h). */
 #ifndef RL_SERVE_CMD_H
 #define RL_SERVE_CMD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_cmd.c - `rl-testbed sim`: run simulator traces (docs/traces.md) and
  * print their metrics; expectations make a trace a conformance case. */
 #define _POSIX_C_SOURCE 200809L

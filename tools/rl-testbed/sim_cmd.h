@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_cmd.h - the `rl-testbed sim` subcommand. */
 #ifndef RL_SIM_CMD_H
 #define RL_SIM_CMD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sweep_cmd.c - `rl-testbed sweep`: parses arguments and calls the sweep
  * engine (sweep/, docs/sweep.md): run or resume a sweep, one shard of it, or
  * merge shard directories. */

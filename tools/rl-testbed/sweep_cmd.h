@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sweep_cmd.h - the `rl-testbed sweep` subcommand (docs/sweep.md). */
 #ifndef RL_SWEEP_CMD_H
 #define RL_SWEEP_CMD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sweep_report_cmd.c - `rl-testbed sweep report RESULTS_DIR [--out DIR]
  * [--notes FILE] [--highlight LIST]`: parses the arguments and calls the
  * report engine (sweep/report). */

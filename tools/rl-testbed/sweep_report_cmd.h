@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sweep_report_cmd.h - the `rl-testbed sweep report` subcommand (docs/sweep.md "Report"). */
 #ifndef RL_SWEEP_REPORT_CMD_H
 #define RL_SWEEP_REPORT_CMD_H

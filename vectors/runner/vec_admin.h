@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vec_admin.h - shared pieces of the administrative vector kinds
  * (vectors/tools/README.md "Administrative kinds"). */
 #ifndef VEC_ADMIN_H

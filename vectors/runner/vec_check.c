@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vec_check.c - structural comparison of expected vs actual (see vec_check.h). */
 #include "vec_check.h"
 

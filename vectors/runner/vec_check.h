@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vec_check.h - compare a valid test's `expected` with what the core produced.
  *
  * The adapter's result has exactly the schema's shape, so one structural

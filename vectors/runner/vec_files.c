@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vec_files.c - which vector files a bare `rl-testbed vectors` runs. */
 #define _POSIX_C_SOURCE 200809L
 

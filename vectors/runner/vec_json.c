@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vec_json.c - typed, path-named field getters (see vec_json.h). */
 #include "vec_json.h"
 

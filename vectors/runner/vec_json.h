@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vec_json.h - typed, path-named field getters for vector files
  * (../shared/vectors-schema.md "Envelope").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vec_kind_admin_req.c - the administrative request kinds, as a server reads
  * them: admin_tenant_mutation, admin_status_query, admin_metrics_query
  * (wire_protocol.md "Tenant Mutation PDU", "Status Query PDU", "Metrics Query

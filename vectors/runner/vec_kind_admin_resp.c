@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vec_kind_admin_resp.c - the administrative response kinds, as a client
  * checks them against its request: admin_tenant_ack, admin_status_response,
  * admin_metrics_response (wire_protocol.md "Tenant Acknowledgment PDU",

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vec_kind_ids.c - adapters for content-defined IDs and server identity:
  * bucket_id, tracker_id (wire_protocol.md "Content-defined resource identity",
  * "Content-defined latency-tracker identity"), server_id (wire_protocol.md

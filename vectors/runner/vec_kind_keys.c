@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vec_kind_keys.c - adapters for credentials: api_key, secret_key and
  * quota_word (wire_protocol.md "Bech32 Credential Formats", "API-key quota
  * word, format version 1", "Credential Validation Rules"). */

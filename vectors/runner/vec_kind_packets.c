@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vec_kind_packets.c - adapters that build one datagram with every random input
  * fixed: rate_request_packet (wire_protocol.md "Rate Request") and
  * latency_report_packet (wire_protocol.md "Latency Report PDU"), sealed per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vec_kind_policy.c - adapter for ha_schedule: validate a resource-request HA
  * policy and derive its schedule (r-client.md 9.3.1, 9.3.5; api.md
  * "Resource-Request HA Policy"). */

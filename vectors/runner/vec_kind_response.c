@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vec_kind_response.c - adapter for rate_response: one received datagram
  * checked against one in-flight request (wire_protocol.md "rate_response PDU",
  * "Response Semantics"; r-client.md 6.2.1, 9.3.3 step 1).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vec_kinds.c - kind table, error-class mapping and result builders. */
 #include "vec_kinds.h"
 #include "vec_admin.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vec_kinds.h - the kind dispatch table of the vector runner
  * (../shared/vectors-schema.md "Kinds").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vec_leak.c - key material on the wire (see vec_leak.h). */
 #include "vec_leak.h"
 

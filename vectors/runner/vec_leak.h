@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vec_leak.h - key material on the wire: no datagram a client builds may
  * carry its API key's secret (the AES-256 key, or the cookie anywhere but in
  * the cookie TLV) at any offset (wire_protocol.md "Auth Header": the cookie

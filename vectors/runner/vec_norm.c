@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vec_norm.c - steps, norms and severities of vector tests (see vec_norm.h).
  * The project choices tagged here are recorded in docs/spec-notes.md
  * "Verdicts: steps, norms and severities". */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vec_norm.h - what a vector test is about: the step of the client it
  * exercises, the norm it checks (a spec sentence or a project choice) and the
  * severity of a failure (conformance/ADAPTER.md "Steps", "Norms and

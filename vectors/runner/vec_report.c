@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vec_report.c - result table, JUnit XML and closing line (see vec_report.h). */
 #define _POSIX_C_SOURCE 200809L
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vec_report.h - result table on stdout, JUnit XML, and the closing line
  * "<label>: N passed, N failed" (vectors-schema.md "Runner contract"; the
  * label is "vectors" or "conformance"), with ", N skipped" appended when some

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vec_runner.c - file loop, envelope checks and per-test evaluation
  * (../shared/vectors-schema.md "Envelope", "Runner contract"). */
 #include "vec_runner.h"

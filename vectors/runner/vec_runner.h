@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vec_runner.h - the `rl-testbed vectors` command: run known-answer files in
  * the ratelimitly-vectors/v1 schema (../shared/vectors-schema.md). */
 #ifndef VEC_RUNNER_H

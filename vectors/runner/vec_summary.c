@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vec_summary.c - what a run adds up to: counts per verdict and severity, one
  * line per skip reason, failures grouped by severity, the gates
  * (conformance/ADAPTER.md "Gates") and the --json results file. */

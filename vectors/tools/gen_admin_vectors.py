@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Generate the administrative-channel vector files vectors/admin_*.json (schema ratelimitly-vectors/v1).
 
 Every expected value is computed here from the specification text alone, independently of the C

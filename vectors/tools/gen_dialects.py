@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Generate vectors/dialect/*.json: the dialect vector sets of `rl-testbed dialect`.
 
 Each test records one answer: the specification's (flag "dialect:<area>:spec")

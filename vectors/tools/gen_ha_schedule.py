@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Generate vectors/ha_schedule.json (schema ratelimitly-vectors/v1, kind ha_schedule).
 
 The expected values are computed here, in Python, straight from the formulas of

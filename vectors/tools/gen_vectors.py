@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Generate the project's known-answer vector files (schema ratelimitly-vectors/v1).
 
 Every expected value is computed here, independently of the C library, from the

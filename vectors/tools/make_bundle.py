@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Make (or check) the versioned suite bundle rl-testbed-vectors-<version>.tar.gz.
 
 The archive holds one top folder rl-testbed-vectors-<version>/ with the project's suite files in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* adapter_c.h - the HA half of the C reference adapter (conformance/ADAPTER.md
  * "HA cases"): one r_client_t at a time, driven through the public API
  * (r_client.h, r_client_io.h) with a host that takes its clock, random bytes,

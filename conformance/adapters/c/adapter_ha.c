@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* adapter_ha.c - HA requests of the C reference adapter (see adapter_c.h). */
 #include <inttypes.h>
 #include <stdio.h>

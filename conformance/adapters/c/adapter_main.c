@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* adapter_main.c - the C reference adapter (conformance/ADAPTER.md): the
  * project's client library behind the adapter protocol, so that
  * `rl-testbed vectors --client` and `rl-testbed conformance --client` prove

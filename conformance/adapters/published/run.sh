@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run.sh - run rl-testbed against one published Ratelimitly client through its
 # adapter in this folder (README.md here). Kept out of CI: it needs the
 # client's own checkout, which this project never ships.

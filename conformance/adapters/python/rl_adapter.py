@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Template adapter for the Ratelimitly testbed (conformance/ADAPTER.md), in Python.
 
 Copy this file into your client's repository, replace the functions under

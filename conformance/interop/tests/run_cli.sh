@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # rl-testbed interop on bad input (docs/interop.md): usage errors and broken
 # case files exit 2 naming the problem; a driver that does not start is a named
 # failure (exit 1); the reference driver answers bad messages with an error

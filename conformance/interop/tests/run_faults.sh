@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Broken drivers (docs/interop.md "Broken drivers"): the reference driver with
 # one deliberate fault each (RL_INTEROP_FAULT) fails exactly the checks of the
 # rule it breaks, and with no fault passes the same case.

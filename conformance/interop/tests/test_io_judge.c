@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_io_judge.c - the interop checks on synthetic runs (docs/interop.md
  * "Checks"): each test builds the datagrams a run recorded and asserts the
  * verdict of one check, from the spec sentence it names. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_adapter_proc.c - the testbed's side of the adapter protocol
  * (conformance/ADAPTER.md "Framing", "hello"): hello and capabilities, and
  * every way an adapter can fail named by message number, never a hang.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_conf_policy_json.c - the policy object handed to adapters and interop
  * drivers (conf_policy_json.h). Expected texts: the field names and values of
  * conformance/README.md "Policy" (project), each schedule kind of r-client.md

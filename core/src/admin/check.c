@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check.c - whole-datagram checks: the server's request decode and the
  * client's response checks (r_admin.h "Whole-datagram checks").
  * Order: framing and tag (r_admin_open), pdu_type, the PDU's own decode,

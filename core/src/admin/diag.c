@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* diag.c - administrative diagnostics: reason names and the shared header
  * and room checks of the PDU codec (r_admin.h "Diagnostics"). */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* frame.c - the administrative frame: Tenant TLV with tenant_mgmt_flag = 1,
  * AES-256-GCM Auth TLV, the PDU encrypted under the administrative key
  * (wire_protocol.md "Tenant Header", "Administrative Authentication",

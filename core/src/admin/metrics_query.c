@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* metrics_query.c - Metrics Query 0x514D codec (wire_protocol.md "Metrics
  * Query PDU", "Query Variants").
  *   0 pdu_type | 2 pdu_size | 4 metric_family | 5 query_kind | 6 reserved (0)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* metrics_response.c - Metrics Response 0x524D codec and record accessors
  * (wire_protocol.md "Metrics Response PDU", "Response Variants", "Metrics
  * Record Formats").

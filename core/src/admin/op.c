@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* op.c - sans-IO client operations on the administrative channel
  * (r_admin.h layer 3): tenant mutation with replays under one unique_id,
  * status query, paginated metrics query (wire_protocol.md "Tenant Mutation

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rl_admin.h - internals shared by the administrative codec, frame and
  * operations (r_admin.h). */
 #ifndef RL_ADMIN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* status.c - Status Query 0x5153 and Status Response V1 0x5253 codec
  * (wire_protocol.md "Status Query PDU", "Status Response PDU",
  * "status_flags validity bits", "health_flags bits").

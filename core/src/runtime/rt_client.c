@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rt_client.c - the public runtime's lifecycle, ingress and timers
  * (api.md "Public runtime"; r-client.md 6.1, 6.3): owns the sockets and the
  * resolver, wires them into the core client's hooks, drains readable sockets

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rt_clock.c - the runtime's clocks and relative deadline helpers
  * (api.md "Datagrams and Timers": Unix-epoch ms for scheduling; a separate
  * monotonic clock for protected-work durations). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rt_dns.c - synchronous SRV then A/AAAA discovery through c-ares
  * (r-client.md 3.1; api.md "Public runtime", "DNS Refresh"), behind the
  * core's r_resolver_ops_t: every lookup runs to completion inside the start

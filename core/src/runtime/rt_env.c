@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rt_env.c - runtime options from the environment (api.md "Public runtime":
  * the unit must be a nonzero decimal integer, the replay count a decimal
  * integer from zero through R_CLIENT_HA_MAX_REPLAY_COUNT; invalid or

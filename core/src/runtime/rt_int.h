@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rt_int.h - private state of the public runtime (r_client_runtime.h),
  * shared by the runtime's modules: rt_client.c (lifecycle, ingress, timers,
  * admission), rt_socket.c (sockets, sends, rebind), rt_dns.c (c-ares),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rt_socket.c - the runtime's owned UDP sockets: open, send (sendto, or one
  * sendmmsg per fan-out), retire, and the transactional source-port rebind of
  * r-client.md 6.1 (replacement opened and registered before the old socket

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dns_stub.c - the scripted loopback DNS server of dns_stub.h. Messages are
  * RFC 1035 4.1: a 12-byte header, one question (QNAME, QTYPE, QCLASS), and
  * answer records whose owner is a compression pointer to the question's

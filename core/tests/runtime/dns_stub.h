@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dns_stub.h - a scripted DNS server on a loopback UDP port for the
  * runtime's discovery tests: answers the SRV query of one tenant and the
  * A/AAAA queries of its targets (RFC 1035 4.1 messages, RFC 2782 SRV

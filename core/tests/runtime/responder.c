@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* responder.c - see responder.h. */
 #include <arpa/inet.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* responder.h - a loopback responder for the runtime's tests and
  * measurements: the simulator's reference r-server model (sim/src/sim_server.h)
  * behind real UDP sockets on 127.0.0.1 or ::1, one thread, one ephemeral port

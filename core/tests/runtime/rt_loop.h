@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rt_loop.h - the host loop of the runtime tests: poll the runtime's sockets,
  * drain what is readable, fire the request's deadline (api.md "Datagrams and
  * Timers": re-arm from the deadline after every event). Header-only. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_keys.h - API keys for the runtime tests and the responder: a
  * credential of type (R_AUTH_NONE/COOKIE/AES) and key_id, encoded with the
  * core's own credential encoder (checked against the vectors elsewhere). */

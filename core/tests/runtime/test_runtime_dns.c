@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SRV then A/AAAA discovery of the public runtime through c-ares against a
  * real DNS server (dnsmasq, Debian dnsmasq-base) the test starts on a
  * loopback port and stops after (r-client.md 3.1: SRV targets s-<server_id>,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The public runtime's discovery under DNS failure and its refresh pacing,
  * against a scripted DNS server on loopback (dns_stub.h) and the reference
  * server model (responder.h):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The runtime's pure parts: environment options (api.md "Public runtime":
  * the unit is a nonzero decimal integer, the replay count a decimal integer
  * from 0 through R_CLIENT_HA_MAX_REPLAY_COUNT, invalid or out-of-range values

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The public runtime over real loopback UDP (api.md "Public runtime";
  * r-client.md 6.1, 6.2.1, 9.3.3): a round trip over IPv4 and IPv6 in each auth
  * mode against the reference server model (responder.h), oldest-first

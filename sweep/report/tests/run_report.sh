@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The sweep report on the committed fixture (tests/fixture: summary.json and
 # manifest.json of four configurations x four traces, values chosen by hand):
 # report.md and tables.md byte for byte against tests/expected (every table

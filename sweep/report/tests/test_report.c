@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_report.c - the sweep report's Pareto front (hand-made point sets,
  * expected fronts worked out by hand from the definition: a point is on the
  * front when no other point is at most as large on both axes and smaller on

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # adapter_lib.sh - the shared start of the adapter tests (run_adapter.sh,
 # run_dialect.sh, run_single_fault.sh, run_verdicts.sh), sourced with their
 # arguments RL_TESTBED C_ADAPTER SOURCE_DIR: sets bin, cadapter, src and a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cli_lib.sh - shared by the command-line test scripts (run_cli.sh,
 # run_conformance_cli.sh). Source it after setting $bin (the rl-testbed
 # binary) and $tmp (a scratch directory). Provides fail, expect, last_line

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """fake_status_server.py PORT_FILE UDP_PORT_DELTA [DEGRADED_REASON_CODE]
 
 A one-shot administrative responder for run_admin_args.sh: binds 127.0.0.1

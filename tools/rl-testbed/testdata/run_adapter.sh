@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # usage: run_adapter.sh RL_TESTBED C_ADAPTER SOURCE_DIR
 #
 # The adapter protocol (conformance/ADAPTER.md) end to end: the C reference

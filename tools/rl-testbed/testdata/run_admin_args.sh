@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # usage: run_admin_args.sh RL_TESTBED
 #
 # `rl-testbed admin` on bad arguments: each run must exit 2 (usage), name the

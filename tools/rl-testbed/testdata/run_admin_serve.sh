@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # usage: run_admin_serve.sh RL_TESTBED
 #
 # The administrative channel end to end, real processes on loopback:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # usage: run_admin_usage.sh RL_TESTBED
 #
 # `rl-testbed admin` usage errors, no server needed: each names what is wrong

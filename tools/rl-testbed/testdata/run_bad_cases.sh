@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # usage: run_bad_cases.sh RL_TESTBED TESTDATA_DIR
 #
 # Runs `rl-testbed conformance` on every broken or wrong HA case listed in

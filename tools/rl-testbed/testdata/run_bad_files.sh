@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # usage: run_bad_files.sh RL_TESTBED TESTDATA_DIR
 #
 # Runs `rl-testbed vectors` on every broken file listed in bad_files.tsv and on

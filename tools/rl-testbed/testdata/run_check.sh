@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # usage: run_check.sh RL_TESTBED
 #
 # `rl-testbed check` (tools/rl-testbed/README.md "check"): bad arguments and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # usage: run_check_load.sh RL_TESTBED
 #
 # `rl-testbed check --load` accounting (tools/rl-testbed/README.md "check

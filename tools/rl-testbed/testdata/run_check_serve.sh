@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # usage: run_check_serve.sh RL_TESTBED
 #
 # `rl-testbed check` (the public runtime) against `rl-testbed serve` (the

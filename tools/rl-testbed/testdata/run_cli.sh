@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # usage: run_cli.sh RL_TESTBED TESTDATA_DIR
 #
 # The command line of rl-testbed: help and usage errors (exit 2, usage on

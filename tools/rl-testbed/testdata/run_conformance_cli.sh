@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # usage: run_conformance_cli.sh RL_TESTBED TESTDATA_DIR CASES_DIR
 #
 # The `rl-testbed conformance` command line: help and usage errors (exit 2),

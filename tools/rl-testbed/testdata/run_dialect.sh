@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # usage: run_dialect.sh RL_TESTBED C_ADAPTER SOURCE_DIR
 #
 # `rl-testbed dialect`: both reference adapters speak the spec in every area;

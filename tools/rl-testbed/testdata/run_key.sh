@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # usage: run_key.sh RL_TESTBED SOURCE_DIR PYTHON3
 #
 # `rl-testbed key` (issue 26): inspect reads every API key of vectors/api_key.json as the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # usage: run_single_fault.sh RL_TESTBED C_ADAPTER SOURCE_DIR
 #
 # One fault per test (issue "verdicts other clients can trust"): a deliberately

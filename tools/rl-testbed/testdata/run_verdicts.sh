@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # usage: run_verdicts.sh RL_TESTBED C_ADAPTER SOURCE_DIR
 #
 # Verdicts other clients can trust (conformance/ADAPTER.md "Steps", "Norms

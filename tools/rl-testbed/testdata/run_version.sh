@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # usage: run_version.sh RL_TESTBED SOURCE_DIR PYTHON3
 #
 # What a build says about itself (issue 26 "Nothing to pin"; project): `rl-testbed --version`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_admin_print.c - `rl-testbed admin metrics labels` output for label
  * bytes that are not printable UTF-8 (issue 20 item 8; docs/spec-notes.md
  * "Label bytes": labels are not checked for UTF-8 and are reported as

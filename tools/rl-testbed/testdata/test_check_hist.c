@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_check_hist.c - the load histogram of `rl-testbed check --load`
  * (check_hist.h). project: HDR layout, values below 256 exact, above them 128
  * buckets per power of two, so a reported value v' of a recorded v obeys

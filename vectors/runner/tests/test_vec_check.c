@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_vec_check.c - the comparison of expected and actual: every
  * difference of a valid test, wrong values before absent fields; and the
  * subset match of the dialect report (vec_check_fields): only the expected

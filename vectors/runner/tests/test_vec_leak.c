@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_vec_leak.c - key material on the wire (vec_leak.h): a run of 8 or more
  * bytes of the AES key anywhere, or of the cookie outside the cookie TLV body,
  * is found and named with its length and offset; the cookie in its place

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_vec_norm.c - steps, norms and severities of vector tests (vec_norm.h,
  * conformance/ADAPTER.md "Steps", "Norms and severities"). The project
  * choices issue 21 names (replay_count 16, linear step 0 and exponential

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_vec_report.c - the report's three verdicts (conformance/ADAPTER.md
  * "Verdicts"): the closing line keeps its two-count form without skips and
  * gains ", N skipped" with them; a skipped row reads SKIP; JUnit marks it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rl_c_client_adapter.c - adapter (conformance/ADAPTER.md) for the published
  * C client ratelimitly-com/rl-c-client, written as its maintainers would:
  * every answer comes from the client's public API (include/r_client.h,

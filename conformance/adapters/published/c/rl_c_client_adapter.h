@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rl_c_client_adapter.h - what the two files of the adapter for the published
  * C client share (rl_c_client_adapter.c: the protocol, the vector kinds and the
  * host's random source; rl_c_client_ha.c: HA cases). */

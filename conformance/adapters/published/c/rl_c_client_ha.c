@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rl_c_client_ha.c - HA cases (conformance/ADAPTER.md "HA cases") for the
  * published C client, through its own host hooks:
  *   - clock: r_io_ops_t.now_ms returns the message's now_ms;

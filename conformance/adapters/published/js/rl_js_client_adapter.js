@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: MIT
 // Adapter (conformance/ADAPTER.md) for the published JavaScript client
 // ratelimitly-com/rl-js-client, written as its maintainers would: every answer
 // comes from the functions the client's own RClient methods call (client.js

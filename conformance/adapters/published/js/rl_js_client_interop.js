@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: MIT
 // Interop driver (docs/interop.md) for the published JavaScript client
 // ratelimitly-com/rl-js-client, written as its maintainers would: createClient,
 // its RequestPolicy and HaSchedule, checkRateLimit, reportLatency and destroy;

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Adapter (conformance/ADAPTER.md) for the published Python client
 ratelimitly-com/rl-python-client, written as its maintainers would: each
 vector kind calls the package's public functions (ratelimitly/__init__.py and

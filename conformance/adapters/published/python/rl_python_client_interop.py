@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Interop driver (docs/interop.md) for the published Python client
 ratelimitly-com/rl-python-client, written as its maintainers would: its blocking
 RateLimitlyClient, its policy classes and its public value types; nothing of the

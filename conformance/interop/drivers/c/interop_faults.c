@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* interop_faults.c - see interop_faults.h. Linked with -Wl,--wrap=sendto,
  * --wrap=sendmmsg, --wrap=recvfrom, --wrap=recvmmsg and --wrap=ares_query: the
  * runtime's calls land here first. */

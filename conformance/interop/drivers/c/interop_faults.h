@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* interop_faults.h - deliberate faults of the reference interop driver, for
  * the test build rl-interop-driver-faults only (docs/interop.md "Broken
  * drivers"): one at a time, chosen by the environment variable

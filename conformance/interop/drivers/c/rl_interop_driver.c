@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rl_interop_driver.c - the reference interop driver (docs/interop.md "Driver
  * protocol"): the project's public runtime (r_client_runtime.h) behind the
  * JSON-lines protocol of `rl-testbed interop`. It uses the client as an

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Template driver for `rl-testbed interop` (docs/interop.md), in Python.
 
 A driver is a thin program around a client's ordinary, blocking API. Copy this

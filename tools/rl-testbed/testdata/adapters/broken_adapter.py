@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """A deliberately broken copy of an adapter, for run_single_fault.sh: it proxies every message to
 DELEGATE (the C reference adapter) but first rewrites each response datagram the way a client
 that ignores one field rule would read it, so the pair behaves as that client.

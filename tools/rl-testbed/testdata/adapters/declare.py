@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """An adapter whose hello declares the capabilities given as its argument (a JSON
 object) and whose client accepts every vector input with an empty output
 (run_verdicts.sh): shows how the testbed reads declarations it cannot trust.

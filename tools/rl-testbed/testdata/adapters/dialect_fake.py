@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """A fake client for the dialect report's own tests (run_dialect.sh): it speaks the variants it is
 told to, answering each vector request from the dialect files' recorded answers.
 

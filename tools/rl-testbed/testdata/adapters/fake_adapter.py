@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """A misbehaving adapter for the testbed's own tests (run_adapter.sh).
 
 usage: fake_adapter.py MODE [DELEGATE...]

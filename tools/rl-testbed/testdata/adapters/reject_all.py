@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """An adapter whose client refuses every input (run_verdicts.sh), to show that
 no refusal passes a test about a later step than the one refused at.
 
