@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_words.h"
 #include "interop.h"
 #include "interop_cmd.h"
 #include "r_client.h"
@@ -95,10 +96,7 @@ int rl_cmd_interop(int argc, char **argv)
                 return EXIT_USAGE;
             }
         } else if (a[0] == '-' && a[1] != '\0') {
-            /* One wording with every other command (tools/rl-testbed/README.md). */
-            bool known = strcmp(a, "--driver") == 0 || strcmp(a, "--junit") == 0 || strcmp(a, "--json") == 0 ||
-                         strcmp(a, "--auth") == 0 || strcmp(a, "--family") == 0;
-            fprintf(stderr, "rl-testbed: %s '%s'\n", known ? "missing value after" : "unknown option", a);
+            rl_cli_bad_option(a, (const char *const[]){"--driver", "--junit", "--json", "--auth", "--family", NULL});
             usage(stderr);
             return EXIT_USAGE;
         } else if (n_args < (int)(sizeof args / sizeof args[0])) {

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "cli_words.h"
 #include "sim_cmd.h"
 #include "explore_cmd.h"
 #include "vec_runner.h" /* vec_default_base: where the default data lives */
@@ -280,18 +281,6 @@ static bool is_directory(const char *path) {
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* The one wording of rl-testbed's usage errors: "missing value after 'X'" for an
- * option of `known` (NULL-ended) given last, else "unknown option 'X'". */
-static void bad_option(const char *a, const char *const *known) {
-    for (size_t k = 0; known[k] != NULL; k++) {
-        if (strcmp(a, known[k]) == 0) {
-            fprintf(stderr, "rl-testbed: missing value after '%s'\n", a);
-            return;
-        }
-    }
-    fprintf(stderr, "rl-testbed: unknown option '%s'\n", a);
-}
-
 int rl_cmd_sim(int argc, char **argv) {
     if (rl_explore_wanted(argc, argv)) return rl_cmd_explore(argc, argv);
     sim_opts_t o = {0};
@@ -331,7 +320,7 @@ int rl_cmd_sim(int argc, char **argv) {
             o.timeline_path = argv[i + 2];
             i += 2;
         } else if (a[0] == '-') {
-            bad_option(a, (const char *const[]){"--seed", "--events", "--json", "--timeline", NULL});
+            rl_cli_bad_option(a, (const char *const[]){"--seed", "--events", "--json", "--timeline", NULL});
             usage(stderr);
             paths_free(&paths);
             return 2;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_words.h"
 #include "sweep.h"
 #include "sweep_cmd.h"
 #include "sweep_run.h"
@@ -50,18 +51,6 @@ static void usage(FILE *f) {
           "Exit status: 0 complete, 1 complete with failed units, 2 usage error or refused input,\n"
           "3 stopped before the end (rerun to resume).\n",
           f);
-}
-
-/* The one wording of rl-testbed's usage errors: "missing value after 'X'" for an
- * option of `known` (NULL-ended) given last, else "unknown option 'X'". */
-static void bad_option(const char *a, const char *const *known) {
-    for (size_t k = 0; known[k] != NULL; k++) {
-        if (strcmp(a, known[k]) == 0) {
-            fprintf(stderr, "rl-testbed: missing value after '%s'\n", a);
-            return;
-        }
-    }
-    fprintf(stderr, "rl-testbed: unknown option '%s'\n", a);
 }
 
 static void usage_merge(FILE *f) {
@@ -106,7 +95,7 @@ static int cmd_merge(int argc, char **argv) {
             free(dirs);
             return 0;
         } else if (argv[i][0] == '-') {
-            bad_option(argv[i], (const char *const[]){"--out", NULL});
+            rl_cli_bad_option(argv[i], (const char *const[]){"--out", NULL});
             free(dirs);
             return EXIT_USAGE;
         } else {
@@ -162,7 +151,7 @@ int rl_cmd_sweep(int argc, char **argv) {
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             quiet = true;
         } else if (a[0] == '-') {
-            bad_option(a, (const char *const[]){"--jobs", "--stop-after", "--out", "--shard", NULL});
+            rl_cli_bad_option(a, (const char *const[]){"--jobs", "--stop-after", "--out", "--shard", NULL});
             usage(stderr);
             return EXIT_USAGE;
         } else if (file != NULL) {
